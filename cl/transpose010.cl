@@ -1,0 +1,59 @@
+/*
+ * 010! (and its batched form 0010!) by barrier synchronisation (BS).
+ *
+ * The region holds `instances` consecutive a x b row-major tiles; each becomes
+ * the b x a row-major transpose of itself.  A work-group loads a batch of
+ * whole tiles into local memory with coalesced reads, waits at a barrier, and
+ * writes them back transposed with coalesced writes.  Every element is read
+ * once and written once.  The tiles of one batch are consecutive in memory,
+ * so several small tiles share one work-group (the "virtual SIMD unit" idea
+ * of TPDS 2016 §5.2) without idle work-items.
+ *
+ * In local memory a tile row occupies `pitch` >= b slots; the host picks an
+ * odd pitch when it fits so that the strided reads of the write phase hit
+ * different banks.
+ *
+ * Build options (each has a default so the file compiles alone):
+ *   ELEM_TYPE  the element type moved (uchar, ushort, uint, ulong, uint4).
+ */
+#ifndef ELEM_TYPE
+#define ELEM_TYPE uint
+#endif
+
+typedef ELEM_TYPE elem_t;
+
+__kernel void transpose010_bs(__global elem_t *buf, ulong offset,
+                              ulong instances, uint a, uint b, uint pitch,
+                              uint batch, __local elem_t *tile)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint lsz = (uint)get_local_size(0);
+    const uint ab = a * b;
+    const uint tile_slots = a * pitch;
+    const ulong nbatches = (instances + batch - 1) / batch;
+
+    for (ulong bi = get_group_id(0); bi < nbatches; bi += get_num_groups(0)) {
+        const ulong first = bi * (ulong)batch;
+        const uint tiles = (uint)min((ulong)batch, instances - first);
+        const uint count = tiles * ab;
+        __global elem_t *base = buf + offset + first * (ulong)ab;
+
+        for (uint k = lid; k < count; k += lsz) {
+            const uint t = k / ab;
+            const uint r = k - t * ab;
+            const uint i = r / b;
+            const uint j = r - i * b;
+            tile[t * tile_slots + i * pitch + j] = base[k];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = lid; k < count; k += lsz) {
+            /* output position k is element (j, i) of the b x a result */
+            const uint t = k / ab;
+            const uint r = k - t * ab;
+            const uint j = r / a;
+            const uint i = r - j * a;
+            base[k] = tile[t * tile_slots + i * pitch + j];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}

@@ -1,0 +1,331 @@
+/*
+ * clipt — in-place transposition of rectangular matrices held in OpenCL
+ * buffers.
+ *
+ * A row-major rows x cols matrix of fixed-size elements, stored in a cl_mem at
+ * a byte offset, is rearranged so that the same bytes hold the row-major
+ * cols x rows transpose.  No second copy of the matrix is made: the library
+ * needs only a small scratch buffer (flag bits and counters) per plan.
+ *
+ * Usage follows plan -> enqueue:
+ *
+ *     clipt_context cx;  clipt_context_create(cl_ctx, cl_dev, &cx);
+ *     clipt_plan    p;   clipt_plan_create(cx, rows, cols, 4, NULL, &p);
+ *     clipt_enqueue(p, queue, buf, 0, 0, NULL, &done);
+ *     ...
+ *     clipt_plan_release(p);  clipt_context_release(cx);
+ *
+ * Every function returns a clipt_status: CLIPT_SUCCESS (0), an OpenCL error
+ * code (CL_*, passed through unchanged from the runtime), or one of the
+ * CLIPT_ERROR_* codes below, all in [-1099, -1000].  The library never
+ * prints and never exits.
+ *
+ * Thread rules, in one place:
+ *   - a clipt_context may be used by several threads at once (its program
+ *     cache is locked internally);
+ *   - a clipt_plan is immutable after creation and may be enqueued from
+ *     several threads, but enqueues of one plan are serialised by the plan
+ *     itself (each waits for the previous one to finish on the device),
+ *     because the plan's scratch buffer is reused;
+ *   - releasing an object while another thread uses it is undefined.
+ *
+ * This header does not define CL_TARGET_OPENCL_VERSION: include it after
+ * your own OpenCL configuration.  clipt needs OpenCL 1.2 entry points.
+ */
+#ifndef CLIPT_H
+#define CLIPT_H
+
+#include <stddef.h>
+
+#if defined(__APPLE__)
+#include <OpenCL/opencl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(CLIPT_BUILDING_SHARED)
+#define CLIPT_API __declspec(dllexport)
+#elif defined(__GNUC__) && defined(CLIPT_BUILDING)
+#define CLIPT_API __attribute__((visibility("default")))
+#else
+#define CLIPT_API
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Version                                                             */
+/* ------------------------------------------------------------------ */
+
+#define CLIPT_VERSION_MAJOR 0
+#define CLIPT_VERSION_MINOR 1
+#define CLIPT_VERSION_PATCH 0
+#define CLIPT_VERSION_NUMBER \
+    (CLIPT_VERSION_MAJOR * 10000 + CLIPT_VERSION_MINOR * 100 + CLIPT_VERSION_PATCH)
+
+/** Version of the library actually linked, as "MAJOR.MINOR.PATCH".
+ *  Returns a static string (never NULL, never to be freed).  Thread-safe. */
+CLIPT_API const char *clipt_version_string(void);
+
+/** CLIPT_VERSION_NUMBER of the library actually linked.  Thread-safe. */
+CLIPT_API unsigned clipt_version_number(void);
+
+/* ------------------------------------------------------------------ */
+/* Status codes                                                        */
+/* ------------------------------------------------------------------ */
+
+/** 0 on success; a CL_* code (negative, > -1000) when an OpenCL call failed;
+ *  a CLIPT_ERROR_* code in [-1099, -1000] for the library's own errors. */
+typedef int clipt_status;
+
+#define CLIPT_SUCCESS 0
+
+/* One table generates the codes and their strings.  Codes are stable: a code
+ * is never renumbered or reused; new ones are appended. */
+#define CLIPT_ERROR_TABLE(X)                                                   \
+    X(CLIPT_ERROR_INVALID_SHAPE, -1000, "rows or cols is zero")                \
+    X(CLIPT_ERROR_SHAPE_OVERFLOW, -1001,                                       \
+      "rows*cols*elem_size (or the padded size) does not fit in size_t")       \
+    X(CLIPT_ERROR_INVALID_ELEM_SIZE, -1002,                                    \
+      "element size is not 1, 2, 4, 8 or 16 bytes")                            \
+    X(CLIPT_ERROR_NULL_ARGUMENT, -1003, "a required pointer or handle is NULL") \
+    X(CLIPT_ERROR_BUFFER_TOO_SMALL, -1004,                                     \
+      "buffer holds fewer bytes from the offset than clipt_plan_buffer_size")   \
+    X(CLIPT_ERROR_MISALIGNED_OFFSET, -1005,                                    \
+      "byte offset is not a multiple of the element size")                     \
+    X(CLIPT_ERROR_DEVICE_MISMATCH, -1006,                                      \
+      "queue or buffer belongs to another context or device than the plan")    \
+    X(CLIPT_ERROR_INVALID_OPTION, -1007, "a plan option is out of range")      \
+    X(CLIPT_ERROR_KERNEL_NOT_FOUND, -1008,                                     \
+      "a kernel source file was not found (see clipt_context_error_detail)")   \
+    X(CLIPT_ERROR_KERNEL_BUILD, -1009,                                         \
+      "a kernel failed to build (log in clipt_context_error_detail)")          \
+    X(CLIPT_ERROR_OUT_OF_HOST_MEMORY, -1010, "host memory allocation failed")  \
+    X(CLIPT_ERROR_UNSUPPORTED_DEVICE, -1011,                                   \
+      "the device lacks a feature clipt needs")                                \
+    X(CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS, -1012,                                \
+      "the plan would exceed a device limit (allocation or launch size)")      \
+    X(CLIPT_ERROR_READ_ONLY_BUFFER, -1013,                                     \
+      "the buffer was created without write access for kernels")               \
+    X(CLIPT_ERROR_INVALID_WAIT_LIST, -1014,                                    \
+      "event wait list and its count disagree")                                \
+    X(CLIPT_ERROR_TRUNCATED, -1015,                                            \
+      "the output buffer was too small; the text was cut")                     \
+    X(CLIPT_ERROR_INCOMPATIBLE_OPTIONS, -1016,                                 \
+      "the forced sequence or tile sizes cannot transpose this shape")         \
+    X(CLIPT_ERROR_NO_DEVICE, -1017, "no OpenCL platform or device found")
+
+enum clipt_error_code {
+#define CLIPT_ENUM_ENTRY_(name, value, text) name = value,
+    CLIPT_ERROR_TABLE(CLIPT_ENUM_ENTRY_)
+#undef CLIPT_ENUM_ENTRY_
+    CLIPT_ERROR_LAST_ = -1099
+};
+
+/** A short English description of `s`.  Knows CLIPT_SUCCESS, every
+ *  CLIPT_ERROR_* and the OpenCL 1.2 error codes; for any other value returns
+ *  a generic "unknown status" string.  Never returns NULL; the string is
+ *  static.  Thread-safe. */
+CLIPT_API const char *clipt_status_string(clipt_status s);
+
+/* ------------------------------------------------------------------ */
+/* Context                                                             */
+/* ------------------------------------------------------------------ */
+
+/** One per (cl_context, cl_device_id): the device profile (limits, SIMD
+ *  width, tuning entry) and the cache of built kernel programs. */
+typedef struct clipt_context_s *clipt_context;
+
+/** Creates a clipt context for device `dev` of OpenCL context `ctx`.
+ *  Queries the device; builds no kernel yet (plans build what they need).
+ *  `ctx` and `dev` are retained and released by clipt_context_release.
+ *  On success stores the new context in *out; on failure *out is NULL.
+ *  Errors: CLIPT_ERROR_NULL_ARGUMENT, CLIPT_ERROR_DEVICE_MISMATCH (dev is not
+ *  in ctx), CLIPT_ERROR_UNSUPPORTED_DEVICE, CLIPT_ERROR_OUT_OF_HOST_MEMORY,
+ *  CL_* from the queries.  Blocking only on device queries.  Thread-safe. */
+CLIPT_API clipt_status clipt_context_create(cl_context ctx, cl_device_id dev,
+                                            clipt_context *out);
+
+/** Releases a context and its program cache.  NULL is accepted.  Plans made
+ *  from it hold their own reference, so it may be released before them.
+ *  Must not race with other calls on the same context. */
+CLIPT_API void clipt_context_release(clipt_context c);
+
+/** Copies into buf (at most len bytes, NUL-terminated) the detail of the most
+ *  recent failure in this context: the paths searched for a missing kernel
+ *  file, or the compiler's build log.  Empty when nothing failed.
+ *  Returns CLIPT_ERROR_TRUNCATED if the text was cut (buf still holds the
+ *  cut, terminated text), CLIPT_ERROR_NULL_ARGUMENT for NULL c/buf or len 0.
+ *  Thread-safe (the detail is shared by the context's threads: read it from
+ *  the thread that failed before others fail again). */
+CLIPT_API clipt_status clipt_context_error_detail(clipt_context c, char *buf,
+                                                  size_t len);
+
+/** The device profile clipt derived, as one human-readable line per item
+ *  (name, vendor, local memory, SIMD width, work-group limits, tuning entry).
+ *  Same buffer rules as clipt_context_error_detail.  Thread-safe. */
+CLIPT_API clipt_status clipt_context_describe(clipt_context c, char *buf,
+                                              size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Plan options                                                        */
+/* ------------------------------------------------------------------ */
+
+/** Sequences of elementary tiled transpositions (Gómez-Luna et al., TPDS
+ *  2016, Fig. 2).  AUTO lets the plan choose. */
+typedef enum clipt_sequence {
+    CLIPT_SEQUENCE_AUTO = 0,
+    CLIPT_SEQUENCE_1 = 1,     /* one whole-matrix cycle-following pass */
+    CLIPT_SEQUENCE_2_1 = 21,  /* 010! on m x N tiles, then 100!        */
+    CLIPT_SEQUENCE_2_2 = 22,  /* 100! of n-element rows, then 010!     */
+    CLIPT_SEQUENCE_3_1 = 31,  /* 100!, 0010!, 0100!  (m < n)           */
+    CLIPT_SEQUENCE_3_2 = 32,  /* 0100!, 0010!, 100!  (m >= n)          */
+    CLIPT_SEQUENCE_4_1 = 41,  /* 0100!, 0010!, 1000!, 0100!            */
+    CLIPT_SEQUENCE_4_2 = 42,  /* 0100!, 1000!, 0010!, 0100!            */
+    CLIPT_SEQUENCE_4_3 = 43   /* 0100!, (1000! fused with 0010!), 0100! */
+} clipt_sequence;
+
+/** Whether the plan may pad the matrix with extra rows/columns to obtain
+ *  better tile factors. */
+typedef enum clipt_padding {
+    CLIPT_PADDING_AUTO = 0, /* pad when it helps; needs the room reported by
+                               clipt_plan_buffer_size                       */
+    CLIPT_PADDING_NONE = 1  /* buffer holds exactly rows*cols*elem_size      */
+} clipt_padding;
+
+/** Rule that picks the tile factors m (of rows) and n (of cols). */
+typedef enum clipt_tile_rule {
+    CLIPT_TILE_RULE_AUTO = 0,     /* Algorithm 5 of TPDS 2016 (default)     */
+    CLIPT_TILE_RULE_ALG5 = 5,     /* smallest factor in [Min, sqrt(LM))     */
+    CLIPT_TILE_RULE_ALG2 = 2,     /* best local-memory use, Min < f < Max   */
+    CLIPT_TILE_RULE_ALG1 = 1      /* Catanzaro et al.: largest factor <= 72 */
+} clipt_tile_rule;
+
+/** Options for clipt_plan_create.  Always initialise with
+ *  clipt_plan_options_init, then change fields: zero / AUTO means
+ *  "choose automatically" everywhere. */
+typedef struct clipt_plan_options {
+    clipt_sequence sequence;  /* forced sequence, or AUTO                    */
+    size_t tile_m;            /* forced factor of rows, 0 = automatic        */
+    size_t tile_n;            /* forced factor of cols, 0 = automatic        */
+    clipt_padding padding;    /* padding policy                              */
+    clipt_tile_rule tile_rule;/* automatic tile rule                         */
+    unsigned min_super;       /* Min of Algorithms 2/5, 0 = default (24)     */
+    /* Tuning overrides; 0 = take the device's tuning table entry.          */
+    unsigned wg_010;          /* work-group size of 010! (BS)               */
+    unsigned wg_100;          /* work-group size of 100!/0100!              */
+    unsigned simd_100;        /* work-items per super-element in 100!       */
+    unsigned groups_100;      /* work-groups launched for 100! (persistent) */
+    unsigned pttwac_spread;   /* PTTWAC spreading factor R: 1..32, pow2      */
+    unsigned pttwac_pad;      /* PTTWAC flag padding P words per 32          */
+    unsigned reserved[8];     /* must stay zero                              */
+} clipt_plan_options;
+
+/** Fills *o with the defaults (automatic everything).  NULL is ignored.
+ *  Thread-safe. */
+CLIPT_API void clipt_plan_options_init(clipt_plan_options *o);
+
+/* ------------------------------------------------------------------ */
+/* Plan                                                                */
+/* ------------------------------------------------------------------ */
+
+/** A baked transposition of one shape and element size on one context. */
+typedef struct clipt_plan_s *clipt_plan;
+
+/** Plans the in-place transposition of a row-major rows x cols matrix of
+ *  elem_size-byte elements (1, 2, 4, 8 or 16).  Chooses factors, padding and
+ *  sequence, builds every kernel the plan needs (through the context's
+ *  cache) and allocates the plan's scratch buffer, so that clipt_enqueue
+ *  can only fail on its own arguments or on the runtime.
+ *  `opts` may be NULL (defaults); it is copied, not kept.
+ *  The plan keeps a reference to `c`.  On failure *out is NULL.
+ *  Errors: CLIPT_ERROR_NULL_ARGUMENT, CLIPT_ERROR_INVALID_SHAPE,
+ *  CLIPT_ERROR_SHAPE_OVERFLOW, CLIPT_ERROR_INVALID_ELEM_SIZE,
+ *  CLIPT_ERROR_INVALID_OPTION, CLIPT_ERROR_INCOMPATIBLE_OPTIONS,
+ *  CLIPT_ERROR_KERNEL_NOT_FOUND, CLIPT_ERROR_KERNEL_BUILD,
+ *  CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS, CLIPT_ERROR_OUT_OF_HOST_MEMORY, CL_*.
+ *  Blocking (kernel builds).  Thread-safe for distinct `out`. */
+CLIPT_API clipt_status clipt_plan_create(clipt_context c, size_t rows,
+                                         size_t cols, size_t elem_size,
+                                         const clipt_plan_options *opts,
+                                         clipt_plan *out);
+
+/** Bytes the buffer must hold from the offset: rows*cols*elem_size, plus the
+ *  room for padded rows/columns when the plan pads.  0 for NULL.
+ *  Thread-safe. */
+CLIPT_API size_t clipt_plan_buffer_size(clipt_plan p);
+
+/** Bytes of device scratch memory the plan owns (flags, counters).
+ *  0 for NULL.  Thread-safe. */
+CLIPT_API size_t clipt_plan_scratch_size(clipt_plan p);
+
+/** Writes a human-readable description of the plan into buf: shape, element
+ *  size, sequence, m, n, padded shape, scratch bytes, tuning entry, and one
+ *  line per stage with its kernel and launch sizes.  Same buffer rules as
+ *  clipt_context_error_detail.  Thread-safe. */
+CLIPT_API clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len);
+
+/** Enqueues the whole transposition on `q`, which must belong to the plan's
+ *  context and device.  The matrix starts `offset_bytes` (a multiple of the
+ *  element size) into `buf`, which must hold clipt_plan_buffer_size(p) bytes
+ *  from there and be writable by kernels.
+ *
+ *  Every argument is checked before anything is enqueued: on an error
+ *  return, nothing was enqueued and the buffer is untouched.
+ *  Non-blocking.  Works on in-order and out-of-order queues: the stages are
+ *  chained with events, the first waits for `event_wait_list` (which follows
+ *  the OpenCL rules: NULL iff num_events_in_wait_list is 0).  If `event` is
+ *  not NULL it receives one new event that completes when the whole
+ *  transposition has; the caller releases it.  Enqueues of the same plan are
+ *  serialised on the device (the plan reuses its scratch buffer).
+ *  Errors: CLIPT_ERROR_NULL_ARGUMENT, CLIPT_ERROR_DEVICE_MISMATCH,
+ *  CLIPT_ERROR_BUFFER_TOO_SMALL, CLIPT_ERROR_MISALIGNED_OFFSET,
+ *  CLIPT_ERROR_READ_ONLY_BUFFER, CLIPT_ERROR_INVALID_WAIT_LIST, CL_*.
+ *  Thread-safe (see the header's thread rules). */
+CLIPT_API clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q,
+                                     cl_mem buf, size_t offset_bytes,
+                                     cl_uint num_events_in_wait_list,
+                                     const cl_event *event_wait_list,
+                                     cl_event *event);
+
+/** Device time of the plan's most recent enqueue, from OpenCL event
+ *  profiling: the queue must have CL_QUEUE_PROFILING_ENABLE and that enqueue
+ *  must have completed.  *total_seconds (if not NULL) runs from the start of
+ *  the first command to the end of the last.  stage_seconds (if not NULL)
+ *  receives up to max_stages per-stage times, each from the stage's first
+ *  command (flag reset included) to its kernel's end; *num_stages (if not
+ *  NULL) the number of stages.  Errors: CLIPT_ERROR_NULL_ARGUMENT,
+ *  CL_PROFILING_INFO_NOT_AVAILABLE, CL_INVALID_OPERATION (never enqueued).
+ *  Blocking: no (does not wait).  Not to race with an enqueue of the plan. */
+CLIPT_API clipt_status clipt_plan_profile(clipt_plan p, double *total_seconds,
+                                          double *stage_seconds,
+                                          unsigned max_stages,
+                                          unsigned *num_stages);
+
+/** Releases a plan and its scratch buffer.  NULL is accepted.  Commands
+ *  already enqueued keep what they need alive.  Must not race with other
+ *  calls on the same plan. */
+CLIPT_API void clipt_plan_release(clipt_plan p);
+
+/* ------------------------------------------------------------------ */
+/* One-shot                                                            */
+/* ------------------------------------------------------------------ */
+
+/** Transposes in place, blocking, the rows x cols matrix at offset_bytes in
+ *  buf, which holds exactly rows*cols*elem_size bytes from there (no room
+ *  for padding is needed: the plan is made with CLIPT_PADDING_NONE).
+ *  Creates and releases a temporary context and plan for the queue's
+ *  context and device, so repeated calls rebuild kernels: use a plan for
+ *  repeated work.  Returns after the transposition has finished.
+ *  Same errors as clipt_plan_create and clipt_enqueue.  Thread-safe. */
+CLIPT_API clipt_status clipt_transpose(cl_command_queue q, cl_mem buf,
+                                       size_t offset_bytes, size_t rows,
+                                       size_t cols, size_t elem_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLIPT_H */

@@ -1,0 +1,44 @@
+/* Internal structures shared by the library's modules.  Not installed. */
+#ifndef CLIPT_INTERNAL_H
+#define CLIPT_INTERNAL_H
+
+#include "clipt.h"
+#include "device.h"
+#include "loader.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+struct clipt_context_s {
+    atomic_int refs;             /* the user's handle + one per plan */
+    cl_context cl_ctx;
+    cl_device_id device;
+    clipt_device_profile profile;
+    clipt_program_cache cache;
+    pthread_mutex_t detail_lock; /* guards detail */
+    char *detail;                /* last failure's detail, or NULL */
+};
+
+/* Records the detail of a failure for clipt_context_error_detail. */
+void clipt_context_set_detail(clipt_context c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+void clipt_context_retain(clipt_context c);
+
+/* Checked size arithmetic: return 0 on overflow, else store the result. */
+static inline int clipt_mul_ok(size_t a, size_t b, size_t *out)
+{
+    if (a != 0 && b > SIZE_MAX / a)
+        return 0;
+    *out = a * b;
+    return 1;
+}
+
+/* Copies text into a user buffer with the library's truncation rule. */
+clipt_status clipt_copy_text(const char *text, char *buf, size_t len);
+
+#endif

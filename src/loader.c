@@ -1,0 +1,233 @@
+/* Kernel loader and program cache. */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CLIPT_BUILD_KERNEL_DIR
+#define CLIPT_BUILD_KERNEL_DIR ""
+#endif
+#ifndef CLIPT_INSTALL_KERNEL_DIR
+#define CLIPT_INSTALL_KERNEL_DIR ""
+#endif
+
+struct clipt_program_entry {
+    char *file;
+    char *options;
+    cl_program program;
+    clipt_program_entry *next;
+};
+
+clipt_status clipt_cache_init(clipt_program_cache *cache)
+{
+    cache->head = NULL;
+    return pthread_mutex_init(&cache->lock, NULL) ? CLIPT_ERROR_OUT_OF_HOST_MEMORY
+                                                  : CLIPT_SUCCESS;
+}
+
+void clipt_cache_destroy(clipt_program_cache *cache)
+{
+    clipt_program_entry *e = cache->head;
+    while (e) {
+        clipt_program_entry *next = e->next;
+        clReleaseProgram(e->program);
+        free(e->file);
+        free(e->options);
+        free(e);
+        e = next;
+    }
+    cache->head = NULL;
+    pthread_mutex_destroy(&cache->lock);
+}
+
+size_t clipt_cache_count(clipt_program_cache *cache)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&cache->lock);
+    for (clipt_program_entry *e = cache->head; e; e = e->next)
+        n++;
+    pthread_mutex_unlock(&cache->lock);
+    return n;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long size;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
+        fseek(f, 0, SEEK_SET) != 0)
+        goto done;
+    text = malloc((size_t)size + 1);
+    if (!text)
+        goto done;
+    if (fread(text, 1, (size_t)size, f) != (size_t)size) {
+        free(text);
+        text = NULL;
+        goto done;
+    }
+    text[size] = '\0';
+done:
+    fclose(f);
+    return text;
+}
+
+/* Tries each directory of a ':'-separated list in turn. */
+static char *read_from_dirs(const char *dirs, const char *file, char *searched,
+                            size_t searched_len)
+{
+    const char *at = dirs;
+    while (at && *at) {
+        const char *end = strchr(at, ':');
+        size_t n = end ? (size_t)(end - at) : strlen(at);
+        if (n > 0) {
+            char path[4096];
+            size_t used = strlen(searched);
+            snprintf(path, sizeof path, "%.*s/%s", (int)n, at, file);
+            snprintf(searched + used, searched_len - used, "%s%s",
+                     used ? ", " : "", path);
+            char *text = read_file(path);
+            if (text)
+                return text;
+        }
+        at = end ? end + 1 : NULL;
+    }
+    return NULL;
+}
+
+clipt_status clipt_loader_read(const char *file, char **text, char *searched,
+                               size_t searched_len)
+{
+    const char *order[3];
+    order[0] = getenv("CLIPT_KERNEL_PATH");
+    order[1] = CLIPT_BUILD_KERNEL_DIR;
+    order[2] = CLIPT_INSTALL_KERNEL_DIR;
+    searched[0] = '\0';
+    for (int i = 0; i < 3; i++) {
+        *text = read_from_dirs(order[i], file, searched, searched_len);
+        if (*text)
+            return CLIPT_SUCCESS;
+    }
+    return CLIPT_ERROR_KERNEL_NOT_FOUND;
+}
+
+static clipt_status build_program(clipt_context c, const char *file,
+                                  const char *options, cl_program *out)
+{
+    char searched[8192];
+    char *source = NULL;
+    char *full_options = NULL;
+    cl_program program = NULL;
+    cl_int err;
+    clipt_status status = clipt_loader_read(file, &source, searched, sizeof searched);
+    if (status != CLIPT_SUCCESS) {
+        clipt_context_set_detail(c, "kernel file %s not found; searched: %s",
+                                 file, searched[0] ? searched : "(no directory)");
+        return status;
+    }
+    {
+        const char *sources[1] = {source};
+        program = clCreateProgramWithSource(c->cl_ctx, 1, sources, NULL, &err);
+    }
+    if (err != CL_SUCCESS) {
+        status = err;
+        goto cleanup;
+    }
+    full_options = malloc(strlen(options) + 32);
+    if (!full_options) {
+        status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+        goto cleanup;
+    }
+    sprintf(full_options, "-cl-std=CL1.2 %s", options);
+    err = clBuildProgram(program, 1, &c->device, full_options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        size_t log_len = 0;
+        char *log = NULL;
+        if (clGetProgramBuildInfo(program, c->device, CL_PROGRAM_BUILD_LOG, 0,
+                                  NULL, &log_len) == CL_SUCCESS &&
+            (log = malloc(log_len + 1)) != NULL &&
+            clGetProgramBuildInfo(program, c->device, CL_PROGRAM_BUILD_LOG,
+                                  log_len, log, NULL) == CL_SUCCESS) {
+            log[log_len] = '\0';
+            clipt_context_set_detail(c, "build of %s with \"%s\" failed (%d):\n%s",
+                                     file, full_options, err, log);
+        } else {
+            clipt_context_set_detail(c, "build of %s with \"%s\" failed (%d)",
+                                     file, full_options, err);
+        }
+        free(log);
+        status = CLIPT_ERROR_KERNEL_BUILD;
+        goto cleanup;
+    }
+    *out = program;
+    program = NULL;
+    status = CLIPT_SUCCESS;
+cleanup:
+    if (program)
+        clReleaseProgram(program);
+    free(full_options);
+    free(source);
+    return status;
+}
+
+static char *copy_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *copy = malloc(n);
+    if (copy)
+        memcpy(copy, s, n);
+    return copy;
+}
+
+static clipt_status cached_program(clipt_context c, const char *file,
+                                   const char *options, cl_program *out)
+{
+    clipt_program_cache *cache = &c->cache;
+    clipt_program_entry *e;
+    clipt_status status = CLIPT_SUCCESS;
+    pthread_mutex_lock(&cache->lock);
+    for (e = cache->head; e; e = e->next)
+        if (strcmp(e->file, file) == 0 && strcmp(e->options, options) == 0)
+            break;
+    if (!e) {
+        cl_program program = NULL;
+        status = build_program(c, file, options, &program);
+        if (status == CLIPT_SUCCESS) {
+            e = calloc(1, sizeof *e);
+            if (e && (e->file = copy_string(file)) && (e->options = copy_string(options))) {
+                e->program = program;
+                e->next = cache->head;
+                cache->head = e;
+            } else {
+                if (e) {
+                    free(e->file);
+                    free(e);
+                    e = NULL;
+                }
+                clReleaseProgram(program);
+                status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+            }
+        }
+    }
+    if (e)
+        *out = e->program;
+    pthread_mutex_unlock(&cache->lock);
+    return status;
+}
+
+clipt_status clipt_loader_kernel(clipt_context c, const char *file,
+                                 const char *options, const char *kernel_name,
+                                 cl_kernel *out)
+{
+    cl_program program = NULL;
+    cl_int err;
+    clipt_status status = cached_program(c, file, options, &program);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    *out = clCreateKernel(program, kernel_name, &err);
+    return err;
+}

@@ -1,0 +1,303 @@
+/* Elementary tiled transpositions: kernel choice, launch sizes, enqueue. */
+#include "stages.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *elem_type_name(size_t elem_size)
+{
+    switch (elem_size) {
+    case 1: return "uchar";
+    case 2: return "ushort";
+    case 4: return "uint";
+    case 8: return "ulong";
+    case 16: return "uint4";
+    default: return NULL;
+    }
+}
+
+static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
+static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
+
+int clipt_stage_is_identity(const clipt_stage_spec *spec)
+{
+    if (spec->kind == CLIPT_STAGE_PAD || spec->kind == CLIPT_STAGE_UNPAD)
+        return spec->a == spec->sa && spec->b == spec->sb;
+    if (spec->kind == CLIPT_STAGE_SHIFT100 && spec->sa > 1 && spec->sb > 1)
+        return 0; /* super-elements still get transposed */
+    return spec->instances == 0 || spec->a <= 1 || spec->b <= 1;
+}
+
+size_t clipt_stage_local_budget(clipt_context c)
+{
+    return (size_t)c->profile.local_mem_bytes;
+}
+
+/* Creates the kernel and reads its limits. */
+static clipt_status make_kernel(clipt_context c, const char *file,
+                                clipt_stage *st, size_t *wg_limit,
+                                size_t *static_local)
+{
+    cl_ulong local_used = 0;
+    clipt_status status = clipt_loader_kernel(c, file, st->options,
+                                              st->kernel_name, &st->kernel);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    status = clGetKernelWorkGroupInfo(st->kernel, c->device,
+                                      CL_KERNEL_WORK_GROUP_SIZE,
+                                      sizeof *wg_limit, wg_limit, NULL);
+    if (status == CL_SUCCESS)
+        status = clGetKernelWorkGroupInfo(st->kernel, c->device,
+                                          CL_KERNEL_LOCAL_MEM_SIZE,
+                                          sizeof local_used, &local_used, NULL);
+    *static_local = (size_t)local_used;
+    if (status != CL_SUCCESS) {
+        clReleaseKernel(st->kernel);
+        st->kernel = NULL;
+    }
+    return status;
+}
+
+static clipt_status prepare_bs010(clipt_context c, size_t elem,
+                                  const clipt_tuning *t, clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const size_t budget = clipt_stage_local_budget(c);
+    size_t wg_limit = 0, static_local = 0, usable;
+    clipt_status status;
+    const size_t ab = (size_t)(sp->a * sp->b);
+
+    st->kernel_name = "transpose010_bs";
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s",
+             elem_type_name(elem));
+    if (sp->a * sp->b * elem > budget || sp->a * sp->b > UINT32_MAX)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    status = make_kernel(c, "transpose010.cl", st, &wg_limit, &static_local);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    usable = budget > static_local ? budget - static_local : 0;
+    if (ab * elem > usable)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    /* an odd row pitch spreads the column reads over the banks */
+    st->pitch = (unsigned)sp->b;
+    if (sp->b % 2 == 0 && sp->a * (sp->b + 1) * elem <= usable)
+        st->pitch = (unsigned)sp->b + 1;
+    {
+        size_t slots = (size_t)sp->a * st->pitch;
+        size_t by_target = t->tile_elems_010 / ab;
+        size_t by_memory = usable / (slots * elem);
+        size_t batch = min_sz(by_target ? by_target : 1, by_memory);
+        batch = min_sz(batch ? batch : 1, (size_t)sp->instances);
+        st->batch = (unsigned)batch;
+        st->local_bytes[0] = batch * slots * elem;
+    }
+    st->local = min_sz(t->wg_010, wg_limit);
+    if (st->local < 1)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    {
+        size_t batches = (size_t)((sp->instances + st->batch - 1) / st->batch);
+        size_t cap = (size_t)c->profile.compute_units * t->groups_per_cu_010;
+        size_t groups = min_sz(batches, cap ? cap : 1);
+        st->global = groups * st->local;
+    }
+    return CLIPT_SUCCESS;
+}
+
+static size_t pow2_at_least(size_t x)
+{
+    size_t p = 1;
+    while (p < x)
+        p <<= 1;
+    return p;
+}
+
+static clipt_status prepare_shift100(clipt_context c, size_t elem,
+                                     const clipt_tuning *t, clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const size_t budget = clipt_stage_local_budget(c);
+    const int fused = sp->sa > 1 && sp->sb > 1;
+    const size_t per_worker = (size_t)sp->s * elem * (fused ? 2 : 1);
+    /* per-worker bookkeeping in local memory (see shift100.cl) */
+    const size_t per_worker_state = 3 * 8 + 2 * 4;
+    size_t worker = min_sz(pow2_at_least((size_t)sp->s), t->simd_100 ? t->simd_100 : 1);
+    size_t wg = t->wg_100 > worker ? t->wg_100 / worker * worker : worker;
+    const uint64_t total = sp->instances * sp->a * sp->b;
+
+    st->kernel_name = "shift100";
+    if (sp->s > UINT32_MAX || per_worker + per_worker_state + 64 > budget)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    for (;;) {
+        size_t workers = wg / worker;
+        size_t wg_limit = 0, static_local = 0;
+        clipt_status status;
+        /* fewer workers when their super-elements overflow local memory */
+        while (workers > 1 && workers * (per_worker + per_worker_state) + 64 > budget)
+            workers /= 2;
+        wg = workers * worker;
+        snprintf(st->options, sizeof st->options,
+                 "-DELEM_TYPE=%s -DWORKER_SIZE=%zu -DMAX_WORKERS=%zu "
+                 "-DTRANSPOSE_SUPER=%d",
+                 elem_type_name(elem), worker, workers, fused);
+        status = make_kernel(c, "shift100.cl", st, &wg_limit, &static_local);
+        if (status != CLIPT_SUCCESS)
+            return status;
+        if (wg <= wg_limit &&
+            static_local + workers * per_worker <= budget) {
+            st->worker = (unsigned)worker;
+            st->workers = (unsigned)workers;
+            st->local = wg;
+            st->local_bytes[0] = workers * (size_t)sp->s * elem;
+            st->local_bytes[1] = fused ? st->local_bytes[0] : elem;
+            break;
+        }
+        clReleaseKernel(st->kernel);
+        st->kernel = NULL;
+        if (workers > 1)
+            wg = (workers / 2) * worker;
+        else if (worker > 1)
+            worker /= 2, wg = worker;
+        else
+            return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    }
+    {
+        uint64_t needed = (total + st->workers - 1) / st->workers;
+        size_t cap = (size_t)c->profile.compute_units * t->groups_per_cu_100;
+        size_t groups = (size_t)(needed < cap ? needed : cap);
+        st->global = (groups ? groups : 1) * st->local;
+    }
+    st->scratch_bytes = (size_t)round_up((size_t)((total + 31) / 32), 1) * 4;
+    return CLIPT_SUCCESS;
+}
+
+clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
+                                 size_t elem_size, const clipt_tuning *tuning,
+                                 clipt_stage *st)
+{
+    clipt_status status;
+    memset(st, 0, sizeof *st);
+    st->spec = *spec;
+    if (!elem_type_name(elem_size))
+        return CLIPT_ERROR_INVALID_ELEM_SIZE;
+    switch (spec->kind) {
+    case CLIPT_STAGE_BS010:
+        status = prepare_bs010(c, elem_size, tuning, st);
+        break;
+    case CLIPT_STAGE_SHIFT100:
+        status = prepare_shift100(c, elem_size, tuning, st);
+        break;
+    default:
+        status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
+        break;
+    }
+    if (status == CLIPT_SUCCESS && st->global > 0 &&
+        st->local > c->profile.max_wg_size)
+        status = CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    if (status != CLIPT_SUCCESS)
+        clipt_stage_release(st);
+    return status;
+}
+
+void clipt_stage_release(clipt_stage *st)
+{
+    if (st->kernel)
+        clReleaseKernel(st->kernel);
+    st->kernel = NULL;
+}
+
+static clipt_status set_args_bs010(const clipt_stage *st, cl_mem buf,
+                                   cl_ulong offset)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    cl_ulong instances = sp->instances;
+    cl_uint a = (cl_uint)sp->a, b = (cl_uint)sp->b;
+    cl_uint pitch = st->pitch, batch = st->batch;
+    cl_int err = CL_SUCCESS;
+    cl_uint i = 0;
+    err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
+    err |= clSetKernelArg(st->kernel, i++, sizeof offset, &offset);
+    err |= clSetKernelArg(st->kernel, i++, sizeof instances, &instances);
+    err |= clSetKernelArg(st->kernel, i++, sizeof a, &a);
+    err |= clSetKernelArg(st->kernel, i++, sizeof b, &b);
+    err |= clSetKernelArg(st->kernel, i++, sizeof pitch, &pitch);
+    err |= clSetKernelArg(st->kernel, i++, sizeof batch, &batch);
+    err |= clSetKernelArg(st->kernel, i++, st->local_bytes[0], NULL);
+    return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+}
+
+static clipt_status set_args_shift100(const clipt_stage *st, cl_mem buf,
+                                      cl_ulong offset, cl_mem scratch)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    cl_ulong instances = sp->instances, a = sp->a, b = sp->b;
+    cl_uint s = (cl_uint)sp->s, sa = (cl_uint)sp->sa, sb = (cl_uint)sp->sb;
+    cl_int err = CL_SUCCESS;
+    cl_uint i = 0;
+    err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
+    err |= clSetKernelArg(st->kernel, i++, sizeof offset, &offset);
+    err |= clSetKernelArg(st->kernel, i++, sizeof instances, &instances);
+    err |= clSetKernelArg(st->kernel, i++, sizeof a, &a);
+    err |= clSetKernelArg(st->kernel, i++, sizeof b, &b);
+    err |= clSetKernelArg(st->kernel, i++, sizeof s, &s);
+    err |= clSetKernelArg(st->kernel, i++, sizeof sa, &sa);
+    err |= clSetKernelArg(st->kernel, i++, sizeof sb, &sb);
+    err |= clSetKernelArg(st->kernel, i++, sizeof scratch, &scratch);
+    err |= clSetKernelArg(st->kernel, i++, st->local_bytes[0], NULL);
+    err |= clSetKernelArg(st->kernel, i++, st->local_bytes[1], NULL);
+    return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+}
+
+clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
+                                 cl_mem buf, cl_ulong offset, cl_mem scratch,
+                                 cl_uint num_wait, const cl_event *wait,
+                                 cl_event *first, cl_event *done)
+{
+    cl_event zeroed = NULL;
+    clipt_status status;
+    if (st->scratch_bytes) {
+        const cl_uint zero = 0;
+        status = clEnqueueFillBuffer(q, scratch, &zero, sizeof zero, 0,
+                                     st->scratch_bytes, num_wait, wait, &zeroed);
+        if (status != CL_SUCCESS)
+            return status;
+        num_wait = 1;
+        wait = &zeroed;
+    }
+    switch (st->spec.kind) {
+    case CLIPT_STAGE_BS010:
+        status = set_args_bs010(st, buf, offset);
+        break;
+    case CLIPT_STAGE_SHIFT100:
+        status = set_args_shift100(st, buf, offset, scratch);
+        break;
+    default:
+        status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
+        break;
+    }
+    if (status == CL_SUCCESS)
+        status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
+                                        &st->local, num_wait, wait, done);
+    if (status == CL_SUCCESS && first) {
+        *first = zeroed ? zeroed : *done;
+        clRetainEvent(*first);
+    }
+    if (zeroed)
+        clReleaseEvent(zeroed);
+    return status;
+}
+
+int clipt_stage_format(const clipt_stage *st, char *buf, size_t len)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    return snprintf(buf, len,
+                    "%s kernel %s: %llu x (%llu x %llu) of %llu-element "
+                    "super-elements%s; global %zu local %zu; local memory %zu "
+                    "bytes; scratch %zu bytes; options \"%s\"",
+                    sp->label, st->kernel_name,
+                    (unsigned long long)sp->instances,
+                    (unsigned long long)sp->a, (unsigned long long)sp->b,
+                    (unsigned long long)sp->s,
+                    (sp->sa > 1 && sp->sb > 1) ? " (each transposed)" : "",
+                    st->global, st->local, st->local_bytes[0] + st->local_bytes[1],
+                    st->scratch_bytes, st->options);
+}

@@ -1,0 +1,73 @@
+/* Elementary tiled transpositions: one prepare function per kind, one
+ * enqueue for all.  A stage is prepared once at plan creation (kernel built,
+ * launch sizes chosen, limits checked) and enqueued many times. */
+#ifndef CLIPT_STAGES_H
+#define CLIPT_STAGES_H
+
+#include "internal.h"
+
+#include <stdint.h>
+
+typedef enum clipt_stage_kind {
+    CLIPT_STAGE_BS010,      /* 010!/0010! in local memory        */
+    CLIPT_STAGE_SHIFT100,   /* 100!/0100!/1000! along cycles     */
+    CLIPT_STAGE_PTTWAC010,  /* 010!/0010! along cycles in a tile  */
+    CLIPT_STAGE_PAD,        /* insert padding columns/rows        */
+    CLIPT_STAGE_UNPAD       /* remove them after transposition    */
+} clipt_stage_kind;
+
+/* What a stage does, independent of the device: the region is `instances`
+ * consecutive a x b matrices of super-elements of s elements; each becomes
+ * its b x a transpose.  For SHIFT100 with sa*sb == s, every super-element
+ * (an sa x sb tile) is also transposed (fused 1000!+0010!).  For PAD/UNPAD,
+ * a x b is the smaller and sa x sb the larger shape. */
+typedef struct clipt_stage_spec {
+    clipt_stage_kind kind;
+    const char *label;       /* "100!", "0100!", "0010!", ...        */
+    uint64_t instances, a, b, s;
+    uint64_t sa, sb;
+} clipt_stage_spec;
+
+typedef struct clipt_stage {
+    clipt_stage_spec spec;
+    const char *kernel_name;
+    char options[256];
+    cl_kernel kernel;
+    size_t global, local;          /* 1-D launch                         */
+    size_t local_bytes[2];         /* sizes of the __local arguments     */
+    unsigned pitch, batch;         /* BS: local row pitch, tiles a batch */
+    unsigned worker, workers;      /* SHIFT100: lanes per worker, per WG */
+    unsigned spread, flag_pad;     /* PTTWAC flags                       */
+    size_t scratch_bytes;          /* flags/counters zeroed before launch */
+} clipt_stage;
+
+/* Whether the stage changes nothing (a or b is 1 and no inner transpose). */
+int clipt_stage_is_identity(const clipt_stage_spec *spec);
+
+/* Largest s*elem bytes (per worker) and tile bytes usable in local memory. */
+size_t clipt_stage_local_budget(clipt_context c);
+
+/* Prepares `st` for `spec` with elements of elem_size bytes: builds the
+ * kernel and chooses the launch.  Errors: kernel loading, and
+ * CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS when the tile or super-element does not
+ * fit the device. */
+clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
+                                 size_t elem_size, const clipt_tuning *tuning,
+                                 clipt_stage *st);
+
+/* Enqueues the stage on the matrix at element offset `offset` of buf.
+ * `scratch` must hold st->scratch_bytes (zeroed here first).  Waits for the
+ * given events; *done receives the stage's last command's event and, if
+ * first is not NULL, *first its first command's (both owned by the caller;
+ * they may be the same event, retained twice). */
+clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
+                                 cl_mem buf, cl_ulong offset, cl_mem scratch,
+                                 cl_uint num_wait, const cl_event *wait,
+                                 cl_event *first, cl_event *done);
+
+void clipt_stage_release(clipt_stage *st);
+
+/* Text for describe: one line. */
+int clipt_stage_format(const clipt_stage *st, char *buf, size_t len);
+
+#endif

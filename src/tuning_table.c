@@ -1,0 +1,87 @@
+/* Tuning table.  Every level has a default: values derived from the device
+ * queries, overridden by entries matched on device type, vendor substring and
+ * device-name substring, the most specific match winning.  Entries come from
+ * tuning/ (see tuning/README.md); a zero field keeps the value of the level
+ * below. */
+#include "tuning_table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct tuning_entry {
+    const char *label;
+    cl_device_type type;    /* 0 = any */
+    const char *vendor;     /* substring of CL_DEVICE_VENDOR, NULL = any */
+    const char *name;       /* substring of CL_DEVICE_NAME, NULL = any */
+    clipt_tuning values;
+} tuning_entry;
+
+#include "tuning_entries.inc"
+
+static unsigned min_u(unsigned a, unsigned b) { return a < b ? a : b; }
+
+static void derive_defaults(clipt_device_profile *p)
+{
+    clipt_tuning *t = &p->tuning;
+    const int gpu = (p->type & CL_DEVICE_TYPE_GPU) != 0;
+    const unsigned max_wg = (unsigned)(p->max_wg_size > 1024 ? 1024 : p->max_wg_size);
+    t->wg_010 = min_u(gpu ? 256 : 64, max_wg);
+    t->tile_elems_010 = gpu ? 4096 : 16384;
+    t->wg_100 = min_u(gpu ? 256 : 64, max_wg);
+    t->simd_100 = min_u(p->simd_width ? p->simd_width : 1, max_wg);
+    t->groups_per_cu_100 = gpu ? 8 : 4;
+    t->groups_per_cu_010 = gpu ? 8 : 4;
+    t->pttwac_spread = 4;
+    t->pttwac_pad = 1;
+    t->min_super = 24;
+}
+
+static void apply(clipt_tuning *t, const clipt_tuning *v)
+{
+#define TAKE(f) if (v->f) t->f = v->f
+    TAKE(wg_010); TAKE(tile_elems_010); TAKE(wg_100); TAKE(simd_100);
+    TAKE(groups_per_cu_100); TAKE(groups_per_cu_010); TAKE(pttwac_spread);
+    TAKE(pttwac_pad); TAKE(min_super);
+#undef TAKE
+}
+
+static int specificity(const tuning_entry *e, const clipt_device_profile *p)
+{
+    int score = 0;
+    if (e->type) {
+        if (!(p->type & e->type))
+            return -1;
+        score += 1;
+    }
+    if (e->vendor) {
+        if (!strstr(p->vendor, e->vendor))
+            return -1;
+        score += 2;
+    }
+    if (e->name) {
+        if (!strstr(p->name, e->name))
+            return -1;
+        score += 4;
+    }
+    return score;
+}
+
+void clipt_tuning_select(clipt_device_profile *p)
+{
+    const size_t count = sizeof tuning_entries / sizeof tuning_entries[0];
+    derive_defaults(p);
+    snprintf(p->tuning_entry, sizeof p->tuning_entry, "derived from device queries");
+    /* apply matches from least to most specific, so each level defaults to
+     * the one below it */
+    for (int level = 0; level <= 7; level++)
+        for (size_t i = 0; i < count; i++)
+            if (specificity(&tuning_entries[i], p) == level) {
+                apply(&p->tuning, &tuning_entries[i].values);
+                snprintf(p->tuning_entry, sizeof p->tuning_entry, "%s",
+                         tuning_entries[i].label);
+            }
+    if (p->tuning.wg_010 > p->max_wg_size)
+        p->tuning.wg_010 = (unsigned)p->max_wg_size;
+    if (p->tuning.wg_100 > p->max_wg_size)
+        p->tuning.wg_100 = (unsigned)p->max_wg_size;
+}
