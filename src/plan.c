@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The padding kernels are not wired in yet: AUTO behaves as NONE. */
-#define CLIPT_PADDING_SUPPORTED 0
 
 void clipt_plan_options_init(clipt_plan_options *o)
 {
@@ -86,7 +84,7 @@ static int is_four_stage(clipt_sequence s)
 static void choose_tiles(const clipt_plan_options *o, const clipt_tuning *t,
                          size_t lm, clipt_plan_choice *ch)
 {
-    const int pad = o->padding == CLIPT_PADDING_AUTO && CLIPT_PADDING_SUPPORTED;
+    const int pad = o->padding == CLIPT_PADDING_AUTO;
     /* four-stage sequences move whole m x n tiles as super-elements (twice
      * that when fused), so their tiles must leave room for that */
     size_t max = clipt_isqrt(is_four_stage(o->sequence) ? lm / 2 : lm);
@@ -191,17 +189,34 @@ static clipt_status check_shape(size_t rows, size_t cols, size_t elem,
     return CLIPT_SUCCESS;
 }
 
+/* Padding appends rows for free (room at the end) but must spread the rows
+ * apart for extra columns; after the transposition, extra rows of the
+ * original became extra columns of the result and are squeezed out. */
+static unsigned padding_specs(clipt_plan p, clipt_stage_spec *pad,
+                              clipt_stage_spec *unpad)
+{
+    clipt_stage_spec in = {CLIPT_STAGE_PAD, "pad", p->rows, p->cols, 1, 1,
+                           p->cols, p->pcols};
+    clipt_stage_spec out = {CLIPT_STAGE_UNPAD, "unpad", p->cols, p->rows, 1, 1,
+                            p->prows, p->rows};
+    *pad = in;
+    *unpad = out;
+    return 2;
+}
+
 static clipt_status build_stages(clipt_plan p)
 {
-    clipt_stage_spec specs[CLIPT_MAX_SEQUENCE_STAGES];
+    clipt_stage_spec specs[CLIPT_MAX_STAGES];
     unsigned count;
     clipt_status status;
     if (p->rows == 1 || p->cols == 1)
         return CLIPT_SUCCESS;
     count = clipt_sequence_specs(p->sequence, p->prows / p->m, p->m,
-                                 p->pcols / p->n, p->n, specs);
+                                 p->pcols / p->n, p->n, specs + 1);
     if (count == 0)
         return CLIPT_ERROR_INVALID_OPTION;
+    padding_specs(p, &specs[0], &specs[count + 1]);
+    count += 2;
     for (unsigned i = 0; i < count; i++) {
         clipt_stage *st = &p->stages[p->num_stages];
         if (clipt_stage_is_identity(&specs[i]))

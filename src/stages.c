@@ -22,7 +22,7 @@ static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 int clipt_stage_is_identity(const clipt_stage_spec *spec)
 {
     if (spec->kind == CLIPT_STAGE_PAD || spec->kind == CLIPT_STAGE_UNPAD)
-        return spec->a == spec->sa && spec->b == spec->sb;
+        return spec->sa == spec->sb || spec->instances == 0;
     if (spec->kind == CLIPT_STAGE_SHIFT100 && spec->sa > 1 && spec->sb > 1)
         return 0; /* super-elements still get transposed */
     return spec->instances == 0 || spec->a <= 1 || spec->b <= 1;
@@ -170,6 +170,77 @@ static clipt_status prepare_shift100(clipt_context c, size_t elem,
     return CLIPT_SUCCESS;
 }
 
+/* PTTWAC flag words for an ab-element tile with spreading R and padding P. */
+static size_t pttwac_flag_words(size_t ab, unsigned spread, unsigned pad)
+{
+    size_t words = (ab * spread + 31) / 32;
+    return words + (words / 32) * pad + 1;
+}
+
+static clipt_status prepare_pttwac010(clipt_context c, size_t elem,
+                                      const clipt_tuning *t, clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const size_t budget = clipt_stage_local_budget(c);
+    const size_t ab = (size_t)(sp->a * sp->b);
+    unsigned spread = t->pttwac_spread ? t->pttwac_spread : 1;
+    size_t wg_limit = 0, static_local = 0, words;
+    clipt_status status;
+
+    if (sp->a * sp->b > UINT32_MAX / 32)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    /* a smaller spreading factor when the spread flags overflow */
+    while (spread > 1 && pttwac_flag_words(ab, spread, t->pttwac_pad) * 4 > budget)
+        spread /= 2;
+    words = pttwac_flag_words(ab, spread, t->pttwac_pad);
+    if (words * 4 > budget)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    st->kind_used = CLIPT_STAGE_PTTWAC010;
+    st->kernel_name = "pttwac010";
+    st->spread = spread;
+    st->flag_pad = t->pttwac_pad;
+    st->flag_words = (unsigned)words;
+    snprintf(st->options, sizeof st->options,
+             "-DELEM_TYPE=%s -DSPREAD=%u -DFLAG_PAD=%u", elem_type_name(elem),
+             spread, t->pttwac_pad);
+    status = make_kernel(c, "pttwac010.cl", st, &wg_limit, &static_local);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    if (static_local + words * 4 > budget)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    st->local = min_sz(t->wg_010, wg_limit);
+    st->local_bytes[0] = words * 4;
+    {
+        size_t cap = (size_t)c->profile.compute_units * t->groups_per_cu_010;
+        st->global = min_sz((size_t)sp->instances, cap ? cap : 1) * st->local;
+    }
+    return CLIPT_SUCCESS;
+}
+
+static clipt_status prepare_move_rows(clipt_context c, size_t elem,
+                                      const clipt_tuning *t, clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    size_t wg_limit = 0, static_local = 0, chunk, chunks;
+    const uint64_t count = sp->instances * sp->a;
+    clipt_status status;
+    st->kernel_name = "move_rows";
+    st->regs = 8;
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DREGS=%u",
+             elem_type_name(elem), st->regs);
+    status = make_kernel(c, "pad.cl", st, &wg_limit, &static_local);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    st->local = min_sz(t->wg_010, wg_limit);
+    chunk = st->local * st->regs;
+    chunks = (size_t)((count + chunk - 1) / chunk);
+    if (chunks >= UINT32_MAX - 1)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    st->global = chunks * st->local;
+    st->scratch_bytes = (chunks + 1) * 4;
+    return CLIPT_SUCCESS;
+}
+
 clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
                                  size_t elem_size, const clipt_tuning *tuning,
                                  clipt_stage *st)
@@ -179,12 +250,32 @@ clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
     st->spec = *spec;
     if (!elem_type_name(elem_size))
         return CLIPT_ERROR_INVALID_ELEM_SIZE;
+    st->kind_used = spec->kind;
     switch (spec->kind) {
     case CLIPT_STAGE_BS010:
         status = prepare_bs010(c, elem_size, tuning, st);
+        if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS) {
+            clipt_stage_release(st);
+            status = prepare_pttwac010(c, elem_size, tuning, st);
+        }
+        if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS) {
+            /* A instances of an a x b tile = 0100! of 1-element
+             * super-elements, with its flags in global memory */
+            clipt_stage_release(st);
+            st->kind_used = CLIPT_STAGE_SHIFT100;
+            st->spec.s = 1;
+            status = prepare_shift100(c, elem_size, tuning, st);
+        }
+        break;
+    case CLIPT_STAGE_PTTWAC010:
+        status = prepare_pttwac010(c, elem_size, tuning, st);
         break;
     case CLIPT_STAGE_SHIFT100:
         status = prepare_shift100(c, elem_size, tuning, st);
+        break;
+    case CLIPT_STAGE_PAD:
+    case CLIPT_STAGE_UNPAD:
+        status = prepare_move_rows(c, elem_size, tuning, st);
         break;
     default:
         status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
@@ -222,6 +313,44 @@ static clipt_status set_args_bs010(const clipt_stage *st, cl_mem buf,
     err |= clSetKernelArg(st->kernel, i++, sizeof pitch, &pitch);
     err |= clSetKernelArg(st->kernel, i++, sizeof batch, &batch);
     err |= clSetKernelArg(st->kernel, i++, st->local_bytes[0], NULL);
+    return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+}
+
+static clipt_status set_args_pttwac010(const clipt_stage *st, cl_mem buf,
+                                       cl_ulong offset)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    cl_ulong instances = sp->instances;
+    cl_uint a = (cl_uint)sp->a, b = (cl_uint)sp->b, words = st->flag_words;
+    cl_int err = CL_SUCCESS;
+    cl_uint i = 0;
+    err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
+    err |= clSetKernelArg(st->kernel, i++, sizeof offset, &offset);
+    err |= clSetKernelArg(st->kernel, i++, sizeof instances, &instances);
+    err |= clSetKernelArg(st->kernel, i++, sizeof a, &a);
+    err |= clSetKernelArg(st->kernel, i++, sizeof b, &b);
+    err |= clSetKernelArg(st->kernel, i++, sizeof words, &words);
+    err |= clSetKernelArg(st->kernel, i++, st->local_bytes[0], NULL);
+    return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+}
+
+static clipt_status set_args_move_rows(const clipt_stage *st, cl_mem buf,
+                                       cl_ulong offset, cl_mem scratch)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    cl_ulong count = sp->instances * sp->a, width = sp->a;
+    cl_ulong in_pitch = sp->sa, out_pitch = sp->sb;
+    cl_uint descending = sp->kind == CLIPT_STAGE_PAD;
+    cl_int err = CL_SUCCESS;
+    cl_uint i = 0;
+    err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
+    err |= clSetKernelArg(st->kernel, i++, sizeof offset, &offset);
+    err |= clSetKernelArg(st->kernel, i++, sizeof count, &count);
+    err |= clSetKernelArg(st->kernel, i++, sizeof width, &width);
+    err |= clSetKernelArg(st->kernel, i++, sizeof in_pitch, &in_pitch);
+    err |= clSetKernelArg(st->kernel, i++, sizeof out_pitch, &out_pitch);
+    err |= clSetKernelArg(st->kernel, i++, sizeof descending, &descending);
+    err |= clSetKernelArg(st->kernel, i++, sizeof scratch, &scratch);
     return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
 }
 
@@ -263,12 +392,19 @@ clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
         num_wait = 1;
         wait = &zeroed;
     }
-    switch (st->spec.kind) {
+    switch (st->kind_used) {
     case CLIPT_STAGE_BS010:
         status = set_args_bs010(st, buf, offset);
         break;
+    case CLIPT_STAGE_PTTWAC010:
+        status = set_args_pttwac010(st, buf, offset);
+        break;
     case CLIPT_STAGE_SHIFT100:
         status = set_args_shift100(st, buf, offset, scratch);
+        break;
+    case CLIPT_STAGE_PAD:
+    case CLIPT_STAGE_UNPAD:
+        status = set_args_move_rows(st, buf, offset, scratch);
         break;
     default:
         status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
@@ -289,15 +425,34 @@ clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
 int clipt_stage_format(const clipt_stage *st, char *buf, size_t len)
 {
     const clipt_stage_spec *sp = &st->spec;
-    return snprintf(buf, len,
-                    "%s kernel %s: %llu x (%llu x %llu) of %llu-element "
-                    "super-elements%s; global %zu local %zu; local memory %zu "
-                    "bytes; scratch %zu bytes; options \"%s\"",
-                    sp->label, st->kernel_name,
-                    (unsigned long long)sp->instances,
-                    (unsigned long long)sp->a, (unsigned long long)sp->b,
-                    (unsigned long long)sp->s,
-                    (sp->sa > 1 && sp->sb > 1) ? " (each transposed)" : "",
-                    st->global, st->local, st->local_bytes[0] + st->local_bytes[1],
-                    st->scratch_bytes, st->options);
+    int n;
+    if (sp->kind == CLIPT_STAGE_PAD || sp->kind == CLIPT_STAGE_UNPAD)
+        n = snprintf(buf, len, "%s kernel %s: %llu rows of %llu elements, row pitch "
+                     "%llu -> %llu",
+                     sp->label, st->kernel_name, (unsigned long long)sp->instances,
+                     (unsigned long long)sp->a, (unsigned long long)sp->sa,
+                     (unsigned long long)sp->sb);
+    else
+        n = snprintf(buf, len,
+                     "%s kernel %s: %llu x (%llu x %llu) of %llu-element "
+                     "super-elements%s",
+                     sp->label, st->kernel_name, (unsigned long long)sp->instances,
+                     (unsigned long long)sp->a, (unsigned long long)sp->b,
+                     (unsigned long long)sp->s,
+                     (sp->sa > 1 && sp->sb > 1) ? " (each transposed)" : "");
+    if (n < 0 || (size_t)n >= len)
+        return n;
+    if (st->kind_used == CLIPT_STAGE_PTTWAC010) {
+        int k = snprintf(buf + n, len - (size_t)n, "; flags spread %u pad %u",
+                         st->spread, st->flag_pad);
+        n = k < 0 ? k : n + k;
+        if (n < 0 || (size_t)n >= len)
+            return n;
+    }
+    return n + snprintf(buf + n, len - (size_t)n,
+                        "; global %zu local %zu; local memory %zu bytes; "
+                        "scratch %zu bytes; options \"%s\"",
+                        st->global, st->local,
+                        st->local_bytes[0] + st->local_bytes[1],
+                        st->scratch_bytes, st->options);
 }

@@ -19,8 +19,10 @@ typedef enum clipt_stage_kind {
 /* What a stage does, independent of the device: the region is `instances`
  * consecutive a x b matrices of super-elements of s elements; each becomes
  * its b x a transpose.  For SHIFT100 with sa*sb == s, every super-element
- * (an sa x sb tile) is also transposed (fused 1000!+0010!).  For PAD/UNPAD,
- * a x b is the smaller and sa x sb the larger shape. */
+ * (an sa x sb tile) is also transposed (fused 1000!+0010!).
+ * For PAD and UNPAD: `instances` logical rows of `a` elements move from a row
+ * pitch of sa elements to a pitch of sb (PAD: sb > sa, forward, from the
+ * end; UNPAD: sb < sa, backward, from the start); b and s are 1. */
 typedef struct clipt_stage_spec {
     clipt_stage_kind kind;
     const char *label;       /* "100!", "0100!", "0010!", ...        */
@@ -30,6 +32,7 @@ typedef struct clipt_stage_spec {
 
 typedef struct clipt_stage {
     clipt_stage_spec spec;
+    clipt_stage_kind kind_used;    /* the kernel family that computes it  */
     const char *kernel_name;
     char options[256];
     cl_kernel kernel;
@@ -38,6 +41,8 @@ typedef struct clipt_stage {
     unsigned pitch, batch;         /* BS: local row pitch, tiles a batch */
     unsigned worker, workers;      /* SHIFT100: lanes per worker, per WG */
     unsigned spread, flag_pad;     /* PTTWAC flags                       */
+    unsigned flag_words;           /* PTTWAC: local flag words per tile  */
+    unsigned regs;                 /* PAD/UNPAD: elements per work-item  */
     size_t scratch_bytes;          /* flags/counters zeroed before launch */
 } clipt_stage;
 
@@ -48,9 +53,11 @@ int clipt_stage_is_identity(const clipt_stage_spec *spec);
 size_t clipt_stage_local_budget(clipt_context c);
 
 /* Prepares `st` for `spec` with elements of elem_size bytes: builds the
- * kernel and chooses the launch.  Errors: kernel loading, and
- * CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS when the tile or super-element does not
- * fit the device. */
+ * kernel and chooses the launch.  A BS010 spec whose tile does not fit local
+ * memory becomes a PTTWAC010 stage (flags in local memory) or, if even its
+ * flags do not fit, a SHIFT100 stage with 1-element super-elements (flags in
+ * global memory): all three compute the same 010!.  Errors: kernel loading,
+ * and CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS when a super-element does not fit. */
 clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
                                  size_t elem_size, const clipt_tuning *tuning,
                                  clipt_stage *st);
