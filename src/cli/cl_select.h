@@ -19,4 +19,9 @@ typedef struct clipt_cl_env {
 clipt_status clipt_cl_env_open(clipt_cl_env *env, char *why, size_t why_len);
 void clipt_cl_env_close(clipt_cl_env *env);
 
+/* Finds the device clipt_cl_env_open would open, without creating anything:
+ * fills env's platform, device and names only (context and queue stay
+ * NULL, nothing to close).  On failure writes a reason into why. */
+clipt_status clipt_cl_select(clipt_cl_env *env, char *why, size_t why_len);
+
 #endif
