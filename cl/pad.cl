@@ -1,28 +1,29 @@
 /*
- * Padding and unpadding in place (TPDS 2016 §6.2.1, Algorithm 4).
+ * Padding and unpadding in place (TPDS 2016 §6.2.1, Algorithm 4, with a
+ * finer synchronisation than the paper's chain of adjacent work-groups).
  *
- * The matrix is a sequence of logical rows of `width` elements.  Logical
+ * The matrix is `count` logical elements in rows of `width`.  Logical
  * element x (row x / width, column x % width) moves from
  *     src(x) = (x / width) * in_pitch  + x % width
  * to  dst(x) = (x / width) * out_pitch + x % width.
- * Padding columns: in_pitch = cols, out_pitch = padded cols; every element
- * moves forward (dst >= src), so the work runs from the end of the matrix.
- * Unpadding after the transposition: in_pitch = padded rows, out_pitch =
- * width = rows; elements move backward, so the work runs from the start.
+ *   pad_rows:   in_pitch = width (sources contiguous), out_pitch > width:
+ *               elements move forward, chunks are processed from the end.
+ *   unpad_rows: out_pitch = width (destinations contiguous), in_pitch >
+ *               width: elements move backward, chunks from the start.
  *
- * Work-group d (in the processing order) owns a chunk of CHUNK = local size
- * x REGS consecutive logical elements.  Its destinations can only overlap
- * the sources of chunks processed before it (or its own), so it:
- *   1. takes a dynamic id d from an atomic counter, in the order the
- *      work-groups actually start (scheduling order is not launch order);
- *   2. reads its chunk into registers;
- *   3. waits until chunk d-1 has announced that chunks 0..d-1 have read
- *      theirs, then announces its own (flag d);
- *   4. writes its chunk to the destinations.
- * A work-group only ever waits for one that took a smaller id, i.e. one that
- * had already started and waits in turn only for smaller ids: there is no
- * cycle, so no deadlock, whatever the number of resident work-groups (with a
- * single CPU thread, chunk d-1 has even finished before d starts).
+ * Work-group d (in processing order) owns chunk d, CHUNK = local size x REGS
+ * consecutive logical elements.  It
+ *   1. takes a dynamic id d from an atomic counter, so ids follow the order
+ *      in which work-groups really start, not the launch order;
+ *   2. reads its chunk into registers and raises flag d ("read");
+ *   3. waits for the flags of the chunks whose sources its destination range
+ *      overlaps.  Moves go one way, so those chunks come earlier in the
+ *      processing order: they took smaller ids, have started, and raise their
+ *      flag after their own reads without waiting for anything;
+ *   4. writes its chunk.
+ * Nothing waits for a work-group that has not started, and a flag never
+ * depends on another wait: no deadlock with any number of resident
+ * work-groups (one CPU thread included), and no serial chain either.
  *
  * scratch[0] is the dynamic-id counter, scratch[1 + d] chunk d's flag; the
  * host zeroes them before each launch.
@@ -38,52 +39,102 @@
 
 typedef ELEM_TYPE elem_t;
 
-__kernel void move_rows(__global elem_t *buf, ulong offset, ulong count,
-                        ulong width, ulong in_pitch, ulong out_pitch,
-                        uint descending, __global volatile uint *scratch)
+inline ulong place(ulong x, ulong width, ulong pitch)
 {
-    __local uint dynamic_id;
-    const uint lid = (uint)get_local_id(0);
+    const ulong row = x / width;
+    return row * pitch + (x - row * width);
+}
+
+/* Takes this work-group's dynamic id (uniform after the barrier). */
+inline uint take_id(__global volatile uint *scratch, __local uint *slot)
+{
+    if (get_local_id(0) == 0)
+        *slot = atomic_inc(&scratch[0]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *slot;
+}
+
+/* Raises this chunk's flag, then waits for chunks first..last (except d). */
+inline void announce_and_wait(__global volatile uint *scratch, uint d,
+                              ulong first, ulong last)
+{
+    /* the chunk's reads are complete before its flag is raised */
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+        atomic_or(&scratch[1 + d], 1u);
+        for (ulong c = first; c <= last; c++)
+            if (c != d)
+                while (atomic_or(&scratch[1 + c], 0u) == 0u)
+                    ;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}
+
+__kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
+                       ulong width, ulong out_pitch,
+                       __global volatile uint *scratch)
+{
+    __local uint slot;
     const ulong lsz = get_local_size(0);
     const ulong chunk = lsz * REGS;
     __global elem_t *base = buf + offset;
+    const uint d = take_id(scratch, &slot);
+    const ulong end = count - (ulong)d * chunk;
+    const ulong x0 = end > chunk ? end - chunk : 0;
     elem_t held[REGS];
-    ulong x0, end;
-
-    if (lid == 0)
-        dynamic_id = atomic_inc(&scratch[0]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint d = dynamic_id;
-    if (descending) {
-        end = count - (ulong)d * chunk;
-        x0 = end > chunk ? end - chunk : 0;
-    } else {
-        x0 = (ulong)d * chunk;
-        end = min(count, x0 + chunk);
-    }
 
     for (uint r = 0; r < REGS; r++) {
-        const ulong x = x0 + lid + r * lsz;
-        if (x < end) {
-            const ulong row = x / width;
-            held[r] = base[row * in_pitch + (x - row * width)];
-        }
+        const ulong x = x0 + get_local_id(0) + r * lsz;
+        if (x < end)
+            held[r] = base[x];
     }
-    /* all reads of this chunk are complete before it is announced */
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
-        if (d > 0)
-            while (atomic_or(&scratch[d], 0u) == 0u)
-                ; /* chunk d-1 and, through it, all before it have read */
-        atomic_or(&scratch[1 + d], 1u);
+    {
+        /* sources are the logical positions themselves: memory y < count
+         * belongs to chunk (count - 1 - y) / chunk */
+        const ulong lo = place(x0, width, out_pitch);
+        const ulong hi = place(end - 1, width, out_pitch);
+        const ulong first = hi < count ? (count - 1 - hi) / chunk : 0;
+        if (lo < count)
+            announce_and_wait(scratch, d, first, (count - 1 - lo) / chunk);
+        else
+            announce_and_wait(scratch, d, 1, 0); /* all beyond the matrix */
     }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    for (uint r = 0; r < REGS; r++) {
+        const ulong x = x0 + get_local_id(0) + r * lsz;
+        if (x < end)
+            base[place(x, width, out_pitch)] = held[r];
+    }
+}
+
+__kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
+                         ulong width, ulong in_pitch,
+                         __global volatile uint *scratch)
+{
+    __local uint slot;
+    const ulong lsz = get_local_size(0);
+    const ulong chunk = lsz * REGS;
+    __global elem_t *base = buf + offset;
+    const uint d = take_id(scratch, &slot);
+    const ulong x0 = (ulong)d * chunk;
+    const ulong end = min(count, x0 + chunk);
+    elem_t held[REGS];
 
     for (uint r = 0; r < REGS; r++) {
-        const ulong x = x0 + lid + r * lsz;
-        if (x < end) {
-            const ulong row = x / width;
-            base[row * out_pitch + (x - row * width)] = held[r];
-        }
+        const ulong x = x0 + get_local_id(0) + r * lsz;
+        if (x < end)
+            held[r] = base[place(x, width, in_pitch)];
+    }
+    {
+        /* destinations [x0, end) hold the sources of the logical elements
+         * from the first one whose source is at or after x0 */
+        const ulong row = x0 / in_pitch;
+        const ulong col = min(x0 - row * in_pitch, width);
+        const ulong first = (row * width + col) / chunk;
+        announce_and_wait(scratch, d, first, d);
+    }
+    for (uint r = 0; r < REGS; r++) {
+        const ulong x = x0 + get_local_id(0) + r * lsz;
+        if (x < end)
+            base[x] = held[r];
     }
 }

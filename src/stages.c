@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Largest slice a 100! work-item carries in registers. */
+#define CLIPT_SLICE_MAX_BYTES 64
+
 static const char *elem_type_name(size_t elem_size)
 {
     switch (elem_size) {
@@ -109,6 +112,43 @@ static size_t pow2_at_least(size_t x)
     while (p < x)
         p <<= 1;
     return p;
+}
+
+/* Largest divisor of s whose slice of q elements stays within max_bytes. */
+static size_t slice_elems(size_t s, size_t elem, size_t max_bytes)
+{
+    size_t best = 1;
+    for (size_t q = 1; q <= s && q * elem <= max_bytes; q++)
+        if (s % q == 0)
+            best = q;
+    return best;
+}
+
+/* 100! by independent slices held in registers (shift100_slices.cl). */
+static clipt_status prepare_shift100_slices(clipt_context c, size_t elem,
+                                            const clipt_tuning *t, clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const size_t q = slice_elems((size_t)sp->s, elem, CLIPT_SLICE_MAX_BYTES);
+    const uint64_t work = sp->instances * sp->a * sp->b * (sp->s / q);
+    size_t wg_limit = 0, static_local = 0, wg, groups, cap;
+    clipt_status status;
+    st->kernel_name = "shift100_slices";
+    st->worker = (unsigned)q; /* elements per slice */
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DQ=%zu",
+             elem_type_name(elem), q);
+    status = make_kernel(c, "shift100_slices.cl", st, &wg_limit, &static_local);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    wg = min_sz(t->wg_100, wg_limit);
+    cap = (size_t)c->profile.compute_units * t->groups_per_cu_100;
+    groups = (size_t)((work + wg - 1) / wg);
+    groups = min_sz(groups, cap ? cap : 1);
+    st->local = wg;
+    st->global = (groups ? groups : 1) * wg;
+    st->local_bytes[0] = st->local_bytes[1] = 0;
+    st->scratch_bytes = (size_t)((work + 31) / 32) * 4;
+    return CLIPT_SUCCESS;
 }
 
 static clipt_status prepare_shift100(clipt_context c, size_t elem,
@@ -224,7 +264,7 @@ static clipt_status prepare_move_rows(clipt_context c, size_t elem,
     size_t wg_limit = 0, static_local = 0, chunk, chunks;
     const uint64_t count = sp->instances * sp->a;
     clipt_status status;
-    st->kernel_name = "move_rows";
+    st->kernel_name = sp->kind == CLIPT_STAGE_PAD ? "pad_rows" : "unpad_rows";
     st->regs = 8;
     snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DREGS=%u",
              elem_type_name(elem), st->regs);
@@ -262,16 +302,21 @@ clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
             /* A instances of an a x b tile = 0100! of 1-element
              * super-elements, with its flags in global memory */
             clipt_stage_release(st);
-            st->kind_used = CLIPT_STAGE_SHIFT100;
+            st->kind_used = CLIPT_STAGE_SHIFT100_SLICES;
             st->spec.s = 1;
-            status = prepare_shift100(c, elem_size, tuning, st);
+            status = prepare_shift100_slices(c, elem_size, tuning, st);
         }
         break;
     case CLIPT_STAGE_PTTWAC010:
         status = prepare_pttwac010(c, elem_size, tuning, st);
         break;
     case CLIPT_STAGE_SHIFT100:
-        status = prepare_shift100(c, elem_size, tuning, st);
+        if (spec->sa > 1 && spec->sb > 1) {
+            status = prepare_shift100(c, elem_size, tuning, st);
+        } else {
+            st->kind_used = CLIPT_STAGE_SHIFT100_SLICES;
+            status = prepare_shift100_slices(c, elem_size, tuning, st);
+        }
         break;
     case CLIPT_STAGE_PAD:
     case CLIPT_STAGE_UNPAD:
@@ -339,17 +384,34 @@ static clipt_status set_args_move_rows(const clipt_stage *st, cl_mem buf,
 {
     const clipt_stage_spec *sp = &st->spec;
     cl_ulong count = sp->instances * sp->a, width = sp->a;
-    cl_ulong in_pitch = sp->sa, out_pitch = sp->sb;
-    cl_uint descending = sp->kind == CLIPT_STAGE_PAD;
+    /* the pitch that is not the width: padding's destination pitch or
+     * unpadding's source pitch */
+    cl_ulong pitch = sp->kind == CLIPT_STAGE_PAD ? sp->sb : sp->sa;
     cl_int err = CL_SUCCESS;
     cl_uint i = 0;
     err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
     err |= clSetKernelArg(st->kernel, i++, sizeof offset, &offset);
     err |= clSetKernelArg(st->kernel, i++, sizeof count, &count);
     err |= clSetKernelArg(st->kernel, i++, sizeof width, &width);
-    err |= clSetKernelArg(st->kernel, i++, sizeof in_pitch, &in_pitch);
-    err |= clSetKernelArg(st->kernel, i++, sizeof out_pitch, &out_pitch);
-    err |= clSetKernelArg(st->kernel, i++, sizeof descending, &descending);
+    err |= clSetKernelArg(st->kernel, i++, sizeof pitch, &pitch);
+    err |= clSetKernelArg(st->kernel, i++, sizeof scratch, &scratch);
+    return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+}
+
+static clipt_status set_args_shift100_slices(const clipt_stage *st, cl_mem buf,
+                                             cl_ulong offset, cl_mem scratch)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    cl_ulong instances = sp->instances, a = sp->a, b = sp->b;
+    cl_uint slices = (cl_uint)(sp->s / st->worker);
+    cl_int err = CL_SUCCESS;
+    cl_uint i = 0;
+    err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
+    err |= clSetKernelArg(st->kernel, i++, sizeof offset, &offset);
+    err |= clSetKernelArg(st->kernel, i++, sizeof instances, &instances);
+    err |= clSetKernelArg(st->kernel, i++, sizeof a, &a);
+    err |= clSetKernelArg(st->kernel, i++, sizeof b, &b);
+    err |= clSetKernelArg(st->kernel, i++, sizeof slices, &slices);
     err |= clSetKernelArg(st->kernel, i++, sizeof scratch, &scratch);
     return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
 }
@@ -401,6 +463,9 @@ clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
         break;
     case CLIPT_STAGE_SHIFT100:
         status = set_args_shift100(st, buf, offset, scratch);
+        break;
+    case CLIPT_STAGE_SHIFT100_SLICES:
+        status = set_args_shift100_slices(st, buf, offset, scratch);
         break;
     case CLIPT_STAGE_PAD:
     case CLIPT_STAGE_UNPAD:

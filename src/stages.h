@@ -11,6 +11,7 @@
 typedef enum clipt_stage_kind {
     CLIPT_STAGE_BS010,      /* 010!/0010! in local memory        */
     CLIPT_STAGE_SHIFT100,   /* 100!/0100!/1000! along cycles     */
+    CLIPT_STAGE_SHIFT100_SLICES, /* the same by independent slices */
     CLIPT_STAGE_PTTWAC010,  /* 010!/0010! along cycles in a tile  */
     CLIPT_STAGE_PAD,        /* insert padding columns/rows        */
     CLIPT_STAGE_UNPAD       /* remove them after transposition    */

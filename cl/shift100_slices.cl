@@ -1,0 +1,103 @@
+/*
+ * 100! / 0100! / 1000! by independent slices: the fast form of shift100.cl.
+ *
+ * Same transposition as shift100.cl: `instances` consecutive a x b matrices
+ * of s-element super-elements, each becoming its b x a transpose.  Every
+ * super-element is cut into s / Q slices of Q consecutive elements.  Slice w
+ * of all super-elements follows the same permutation and never meets another
+ * slice, so the stage is s / Q independent transpositions of Q-element
+ * super-elements, and one work-item moves one slice at a time, holding it in
+ * registers.  Work-items never synchronise: no barriers, no local memory,
+ * and a cycle is walked by as many work-items as started on it.
+ *
+ * Protocol per (position, slice), one flag bit each in global memory, zeroed
+ * before the launch; set = "the original of this slice at this position has
+ * been taken by its unique owner":
+ *   start:  skip if the flag is visibly set; read the slice, THEN claim it
+ *           (atomic_or); drop it if someone claimed first.
+ *   step:   claim the slice at the next position.  Won: read it, write the
+ *           carried slice there, carry the original on.  Lost: its original
+ *           was read before it was claimed, so write the carried slice there
+ *           and stop.
+ * Each slice position is written once, by the owner of the original that
+ * belongs there, after its own original was read: correct in any schedule,
+ * with no waiting (see docs/design.md).
+ *
+ * Flags are slice-major (flag of slice w at position p is w * positions + p)
+ * so that the work-items moving the slices of one super-element do not all
+ * hit the same flag word.
+ *
+ * Build options (defaults make the file compile alone):
+ *   ELEM_TYPE  element type moved
+ *   Q          elements per slice (divides s)
+ */
+#ifndef ELEM_TYPE
+#define ELEM_TYPE uint
+#endif
+#ifndef Q
+#define Q 1
+#endif
+
+typedef ELEM_TYPE elem_t;
+
+inline ulong destination(ulong p, ulong a, ulong b, ulong ab)
+{
+    const ulong inst = p / ab;
+    const ulong k = p - inst * ab;
+    const ulong i = k / b;
+    const ulong j = k - i * b;
+    return inst * ab + j * a + i;
+}
+
+inline uint bit_of(ulong f) { return 1u << (uint)(f & 31); }
+
+__kernel void shift100_slices(__global elem_t *buf, ulong offset,
+                              ulong instances, ulong a, ulong b, uint slices,
+                              __global volatile uint *flags)
+{
+    const ulong ab = a * b;
+    const ulong positions = instances * ab;
+    const ulong work = positions * slices;
+    const ulong s = (ulong)slices * Q;
+    __global elem_t *base = buf + offset;
+
+    for (ulong t = get_global_id(0); t < work; t += get_global_size(0)) {
+        /* consecutive work-items take consecutive slices of a super-element,
+         * so their reads and writes are adjacent */
+        const ulong p = t / slices;
+        const uint w = (uint)(t - p * slices);
+        const ulong flag_base = (ulong)w * positions;
+        ulong f = flag_base + p;
+        if (flags[f >> 5] & bit_of(f))
+            continue; /* already taken: no need to read it */
+
+        elem_t carried[Q];
+        __global elem_t *at = base + p * s + (ulong)w * Q;
+        for (uint e = 0; e < Q; e++)
+            carried[e] = at[e];
+        /* the read is complete before the claim can be seen */
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        if (atomic_or(&flags[f >> 5], bit_of(f)) & bit_of(f))
+            continue;
+
+        ulong cur = p;
+        for (;;) {
+            const ulong next = destination(cur, a, b, ab);
+            if (next == cur)
+                break; /* a fixed point is already in place */
+            at = base + next * s + (ulong)w * Q;
+            f = flag_base + next;
+            if (atomic_or(&flags[f >> 5], bit_of(f)) & bit_of(f)) {
+                for (uint e = 0; e < Q; e++)
+                    at[e] = carried[e];
+                break;
+            }
+            for (uint e = 0; e < Q; e++) {
+                const elem_t original = at[e];
+                at[e] = carried[e];
+                carried[e] = original;
+            }
+            cur = next;
+        }
+    }
+}

@@ -1,0 +1,189 @@
+/* clipt_probe: where does the time go?  Runs automatic (or forced) plans on
+ * given shapes and prints, per shape, the whole transposition's GB/s, each
+ * stage's GB/s and the device's buffer-copy GB/s measured in the same run.
+ *
+ *   clipt_probe [--elem E] [--repeat K] [--seq S] [--no-verify] RxC ...
+ *
+ * GB/s = 2 * rows * cols * elem / seconds, from OpenCL event profiling. */
+#include "clipt.h"
+#include "cl_select.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REPEAT 64
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double event_seconds(cl_event e)
+{
+    cl_ulong t0 = 0, t1 = 0;
+    clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+    clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+    return (double)(t1 - t0) * 1e-9;
+}
+
+static double copy_gbs(clipt_cl_env *env, cl_mem from, cl_mem to, size_t bytes, int repeat)
+{
+    double t[MAX_REPEAT];
+    for (int r = 0; r < repeat; r++) {
+        cl_event e = NULL;
+        clEnqueueCopyBuffer(env->queue, from, to, 0, 0, bytes, 0, NULL, &e);
+        clWaitForEvents(1, &e);
+        t[r] = event_seconds(e);
+        clReleaseEvent(e);
+    }
+    return 2.0 * (double)bytes / median(t, repeat) * 1e-9;
+}
+
+static int verify(clipt_cl_env *env, cl_mem buf, const unsigned char *orig,
+                  size_t rows, size_t cols, size_t elem)
+{
+    size_t bytes = rows * cols * elem;
+    unsigned char *got = malloc(bytes);
+    int ok = got != NULL;
+    if (ok)
+        ok = clEnqueueReadBuffer(env->queue, buf, CL_TRUE, 0, bytes, got, 0, NULL, NULL) == CL_SUCCESS;
+    for (size_t i = 0; ok && i < rows; i++)
+        for (size_t j = 0; j < cols; j++)
+            if (memcmp(got + (j * rows + i) * elem, orig + (i * cols + j) * elem, elem)) {
+                ok = 0;
+                break;
+            }
+    free(got);
+    return ok;
+}
+
+static int probe(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols,
+                 size_t elem, int repeat, int seq, int check)
+{
+    clipt_plan_options o;
+    clipt_plan plan = NULL;
+    cl_mem buf = NULL, pristine = NULL;
+    unsigned char *host = NULL;
+    double total[MAX_REPEAT], stage[8][MAX_REPEAT];
+    unsigned nst = 0;
+    size_t bytes = rows * cols * elem, room;
+    char desc[8192];
+    int ok = 1;
+    cl_int err;
+    clipt_status s;
+    clipt_plan_options_init(&o);
+    o.sequence = (clipt_sequence)seq;
+    if ((s = clipt_plan_create(cx, rows, cols, elem, &o, &plan)) != CLIPT_SUCCESS) {
+        printf("%zux%zu: plan failed: %s\n", rows, cols, clipt_status_string(s));
+        return 0;
+    }
+    room = clipt_plan_buffer_size(plan);
+    host = malloc(room);
+    for (size_t i = 0; host && i < room; i++)
+        host[i] = (unsigned char)(i * 2654435761u >> 13);
+    buf = clCreateBuffer(env->context, CL_MEM_READ_WRITE, room, NULL, &err);
+    if (err == CL_SUCCESS)
+        pristine = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, room, host, &err);
+    if (!host || err != CL_SUCCESS) {
+        printf("%zux%zu: allocation failed (%d)\n", rows, cols, err);
+        ok = 0;
+        goto done;
+    }
+    for (int r = 0; r < repeat; r++) {
+        cl_event e = NULL;
+        clEnqueueCopyBuffer(env->queue, pristine, buf, 0, 0, room, 0, NULL, NULL);
+        if ((s = clipt_enqueue(plan, env->queue, buf, 0, 0, NULL, &e)) != CLIPT_SUCCESS) {
+            printf("%zux%zu: enqueue failed: %s\n", rows, cols, clipt_status_string(s));
+            ok = 0;
+            goto done;
+        }
+        clWaitForEvents(1, &e);
+        clReleaseEvent(e);
+        double st[8];
+        clipt_plan_profile(plan, &total[r], st, 8, &nst);
+        for (unsigned i = 0; i < nst && i < 8; i++)
+            stage[i][r] = st[i];
+        if (r == 0 && check && !verify(env, buf, host, rows, cols, elem)) {
+            printf("%zux%zu: WRONG RESULT\n", rows, cols);
+            ok = 0;
+        }
+    }
+    {
+        double copy = copy_gbs(env, pristine, buf, bytes, repeat);
+        double t = median(total, repeat);
+        double gbs = 2.0 * (double)bytes / t * 1e-9;
+        clipt_plan_describe(plan, desc, sizeof desc);
+        char *seqline = strstr(desc, "sequence: ");
+        char *tiles = strstr(desc, "tiles: ");
+        char *padded = strstr(desc, "padded shape: ");
+        printf("%zux%zu e%zu  %.3f ms  %.1f GB/s  copy %.1f GB/s  ratio %.1f %%  %.*s | %.*s | %.*s\n",
+               rows, cols, elem, t * 1e3, gbs, copy, 100.0 * gbs / copy,
+               (int)strcspn(seqline, "\n"), seqline, (int)strcspn(tiles, "(\n"), tiles,
+               (int)strcspn(padded, "\n"), padded);
+        for (unsigned i = 0; i < nst && i < 8; i++) {
+            double ts = median(stage[i], repeat);
+            char line[64];
+            char *at = desc, *want = NULL;
+            snprintf(line, sizeof line, "stage %u: ", i + 1);
+            want = strstr(at, line);
+            printf("    %-60.*s %8.3f ms %7.1f GB/s (%.0f %% of copy)\n",
+                   want ? (int)strcspn(want, ";") : 0, want ? want : "", ts * 1e3,
+                   2.0 * (double)bytes / ts * 1e-9, 100.0 * 2.0 * (double)bytes / ts * 1e-9 / copy);
+        }
+        fflush(stdout);
+    }
+done:
+    if (buf)
+        clReleaseMemObject(buf);
+    if (pristine)
+        clReleaseMemObject(pristine);
+    free(host);
+    clipt_plan_release(plan);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    clipt_cl_env env;
+    clipt_context cx = NULL;
+    char why[512];
+    size_t elem = 4;
+    int repeat = 5, seq = 0, check = 1, ok = 1;
+    if (clipt_cl_env_open(&env, why, sizeof why) != CLIPT_SUCCESS) {
+        fprintf(stderr, "clipt_probe: %s\n", why);
+        return 2;
+    }
+    if (clipt_context_create(env.context, env.device, &cx) != CLIPT_SUCCESS) {
+        fprintf(stderr, "clipt_probe: context failed\n");
+        return 2;
+    }
+    printf("device: %s (%s)\n", env.device_name, env.platform_name);
+    for (int i = 1; i < argc; i++) {
+        size_t r, c;
+        if (!strcmp(argv[i], "--elem") && i + 1 < argc)
+            elem = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+            repeat = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--seq") && i + 1 < argc)
+            seq = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--no-verify"))
+            check = 0;
+        else if (sscanf(argv[i], "%zux%zu", &r, &c) == 2)
+            ok &= probe(&env, cx, r, c, elem, repeat < 1 ? 1 : repeat > MAX_REPEAT ? MAX_REPEAT : repeat, seq, check);
+        else {
+            fprintf(stderr, "clipt_probe: bad argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    clipt_context_release(cx);
+    clipt_cl_env_close(&env);
+    return ok ? 0 : 1;
+}
