@@ -28,7 +28,12 @@
  * scratch[0] is the dynamic-id counter, scratch[1 + d] chunk d's flag; the
  * host zeroes them before each launch.
  *
- * Build options: ELEM_TYPE, REGS (elements per work-item).
+ * A barrier does not wait for loads still in flight, and OpenCL 1.2 fences
+ * order memory only within a work-group; so before announcing, every
+ * work-item branches on its loaded values combined with `zero` (0 at run
+ * time, unknown to the compiler), which cannot happen before they arrive.
+ *
+ * Build options: ELEM_TYPE (ELEM_WORDS 4 for 16-byte elements), REGS.
  */
 #ifndef ELEM_TYPE
 #define ELEM_TYPE uint
@@ -38,6 +43,17 @@
 #endif
 
 typedef ELEM_TYPE elem_t;
+
+/* ELEM_BITS(v): some bits of an element, to make an address depend on a
+ * loaded value (see `zero` below).  ELEM_WORDS = 4 for 16-byte elements. */
+#ifndef ELEM_WORDS
+#define ELEM_WORDS 1
+#endif
+#if ELEM_WORDS == 4
+#define ELEM_BITS(v) ((v).x | (v).y | (v).z | (v).w)
+#else
+#define ELEM_BITS(v) ((uint)(v))
+#endif
 
 inline ulong place(ulong x, ulong width, ulong pitch)
 {
@@ -54,11 +70,15 @@ inline uint take_id(__global volatile uint *scratch, __local uint *slot)
     return *slot;
 }
 
-/* Raises this chunk's flag, then waits for chunks first..last (except d). */
+/* Raises this chunk's flag, then waits for chunks first..last (except d).
+ * `loaded` combines the chunk's loaded values: branching on it makes sure
+ * they have arrived before the flag can be raised. */
 inline void announce_and_wait(__global volatile uint *scratch, uint d,
-                              ulong first, ulong last)
+                              ulong first, ulong last, uint loaded, uint zero,
+                              __local uint *sink)
 {
-    /* the chunk's reads are complete before its flag is raised */
+    if (loaded & zero)
+        *sink = loaded; /* never taken; the branch itself is the point */
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0) {
         atomic_or(&scratch[1 + d], 1u);
@@ -72,9 +92,10 @@ inline void announce_and_wait(__global volatile uint *scratch, uint d,
 
 __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
                        ulong width, ulong out_pitch,
-                       __global volatile uint *scratch)
+                       __global volatile uint *scratch, uint zero)
 {
-    __local uint slot;
+    __local uint slot, sink;
+    uint loaded = 0;
     const ulong lsz = get_local_size(0);
     const ulong chunk = lsz * REGS;
     __global elem_t *base = buf + offset;
@@ -85,8 +106,10 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
 
     for (uint r = 0; r < REGS; r++) {
         const ulong x = x0 + get_local_id(0) + r * lsz;
-        if (x < end)
+        if (x < end) {
             held[r] = base[x];
+            loaded |= ELEM_BITS(held[r]);
+        }
     }
     {
         /* sources are the logical positions themselves: memory y < count
@@ -95,9 +118,10 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
         const ulong hi = place(end - 1, width, out_pitch);
         const ulong first = hi < count ? (count - 1 - hi) / chunk : 0;
         if (lo < count)
-            announce_and_wait(scratch, d, first, (count - 1 - lo) / chunk);
+            announce_and_wait(scratch, d, first, (count - 1 - lo) / chunk, loaded,
+                              zero, &sink);
         else
-            announce_and_wait(scratch, d, 1, 0); /* all beyond the matrix */
+            announce_and_wait(scratch, d, 1, 0, loaded, zero, &sink); /* past the end */
     }
     for (uint r = 0; r < REGS; r++) {
         const ulong x = x0 + get_local_id(0) + r * lsz;
@@ -108,9 +132,10 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
 
 __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
                          ulong width, ulong in_pitch,
-                         __global volatile uint *scratch)
+                         __global volatile uint *scratch, uint zero)
 {
-    __local uint slot;
+    __local uint slot, sink;
+    uint loaded = 0;
     const ulong lsz = get_local_size(0);
     const ulong chunk = lsz * REGS;
     __global elem_t *base = buf + offset;
@@ -121,8 +146,10 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
 
     for (uint r = 0; r < REGS; r++) {
         const ulong x = x0 + get_local_id(0) + r * lsz;
-        if (x < end)
+        if (x < end) {
             held[r] = base[place(x, width, in_pitch)];
+            loaded |= ELEM_BITS(held[r]);
+        }
     }
     {
         /* destinations [x0, end) hold the sources of the logical elements
@@ -130,7 +157,7 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
         const ulong row = x0 / in_pitch;
         const ulong col = min(x0 - row * in_pitch, width);
         const ulong first = (row * width + col) / chunk;
-        announce_and_wait(scratch, d, first, d);
+        announce_and_wait(scratch, d, first, d, loaded, zero, &sink);
     }
     for (uint r = 0; r < REGS; r++) {
         const ulong x = x0 + get_local_id(0) + r * lsz;

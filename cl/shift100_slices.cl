@@ -27,8 +27,14 @@
  * so that the work-items moving the slices of one super-element do not all
  * hit the same flag word.
  *
+ * Ordering: OpenCL 1.2 fences only order memory within a work-group, and
+ * on a GPU a claim issued after a load may become visible to other compute
+ * units before that load has returned.  So the claim's address is made to
+ * depend on the loaded values through `zero` (0 at run time, unknown to the
+ * compiler): the hardware cannot issue the claim before the data is in.
+ *
  * Build options (defaults make the file compile alone):
- *   ELEM_TYPE  element type moved
+ *   ELEM_TYPE  element type moved; ELEM_WORDS 4 for 16-byte elements
  *   Q          elements per slice (divides s)
  */
 #ifndef ELEM_TYPE
@@ -39,6 +45,17 @@
 #endif
 
 typedef ELEM_TYPE elem_t;
+
+/* ELEM_BITS(v): some bits of an element, to make an address depend on a
+ * loaded value (see `zero` below).  ELEM_WORDS = 4 for 16-byte elements. */
+#ifndef ELEM_WORDS
+#define ELEM_WORDS 1
+#endif
+#if ELEM_WORDS == 4
+#define ELEM_BITS(v) ((v).x | (v).y | (v).z | (v).w)
+#else
+#define ELEM_BITS(v) ((uint)(v))
+#endif
 
 inline ulong destination(ulong p, ulong a, ulong b, ulong ab)
 {
@@ -53,7 +70,7 @@ inline uint bit_of(ulong f) { return 1u << (uint)(f & 31); }
 
 __kernel void shift100_slices(__global elem_t *buf, ulong offset,
                               ulong instances, ulong a, ulong b, uint slices,
-                              __global volatile uint *flags)
+                              __global volatile uint *flags, uint zero)
 {
     const ulong ab = a * b;
     const ulong positions = instances * ab;
@@ -72,12 +89,14 @@ __kernel void shift100_slices(__global elem_t *buf, ulong offset,
             continue; /* already taken: no need to read it */
 
         elem_t carried[Q];
+        uint loaded = 0;
         __global elem_t *at = base + p * s + (ulong)w * Q;
-        for (uint e = 0; e < Q; e++)
+        for (uint e = 0; e < Q; e++) {
             carried[e] = at[e];
-        /* the read is complete before the claim can be seen */
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        if (atomic_or(&flags[f >> 5], bit_of(f)) & bit_of(f))
+            loaded |= ELEM_BITS(carried[e]);
+        }
+        /* the claim waits for the read (its address depends on the data) */
+        if (atomic_or(&flags[(f >> 5) + (loaded & zero)], bit_of(f)) & bit_of(f))
             continue;
 
         ulong cur = p;

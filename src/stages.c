@@ -135,8 +135,8 @@ static clipt_status prepare_shift100_slices(clipt_context c, size_t elem,
     clipt_status status;
     st->kernel_name = "shift100_slices";
     st->worker = (unsigned)q; /* elements per slice */
-    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DQ=%zu",
-             elem_type_name(elem), q);
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DELEM_WORDS=%d -DQ=%zu",
+             elem_type_name(elem), elem == 16 ? 4 : 1, q);
     status = make_kernel(c, "shift100_slices.cl", st, &wg_limit, &static_local);
     if (status != CLIPT_SUCCESS)
         return status;
@@ -266,8 +266,8 @@ static clipt_status prepare_move_rows(clipt_context c, size_t elem,
     clipt_status status;
     st->kernel_name = sp->kind == CLIPT_STAGE_PAD ? "pad_rows" : "unpad_rows";
     st->regs = 8;
-    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DREGS=%u",
-             elem_type_name(elem), st->regs);
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DELEM_WORDS=%d -DREGS=%u",
+             elem_type_name(elem), elem == 16 ? 4 : 1, st->regs);
     status = make_kernel(c, "pad.cl", st, &wg_limit, &static_local);
     if (status != CLIPT_SUCCESS)
         return status;
@@ -387,6 +387,7 @@ static clipt_status set_args_move_rows(const clipt_stage *st, cl_mem buf,
     /* the pitch that is not the width: padding's destination pitch or
      * unpadding's source pitch */
     cl_ulong pitch = sp->kind == CLIPT_STAGE_PAD ? sp->sb : sp->sa;
+    const cl_uint zero = 0;
     cl_int err = CL_SUCCESS;
     cl_uint i = 0;
     err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
@@ -395,6 +396,7 @@ static clipt_status set_args_move_rows(const clipt_stage *st, cl_mem buf,
     err |= clSetKernelArg(st->kernel, i++, sizeof width, &width);
     err |= clSetKernelArg(st->kernel, i++, sizeof pitch, &pitch);
     err |= clSetKernelArg(st->kernel, i++, sizeof scratch, &scratch);
+    err |= clSetKernelArg(st->kernel, i++, sizeof zero, &zero);
     return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
 }
 
@@ -404,6 +406,7 @@ static clipt_status set_args_shift100_slices(const clipt_stage *st, cl_mem buf,
     const clipt_stage_spec *sp = &st->spec;
     cl_ulong instances = sp->instances, a = sp->a, b = sp->b;
     cl_uint slices = (cl_uint)(sp->s / st->worker);
+    const cl_uint zero = 0;
     cl_int err = CL_SUCCESS;
     cl_uint i = 0;
     err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
@@ -413,6 +416,7 @@ static clipt_status set_args_shift100_slices(const clipt_stage *st, cl_mem buf,
     err |= clSetKernelArg(st->kernel, i++, sizeof b, &b);
     err |= clSetKernelArg(st->kernel, i++, sizeof slices, &slices);
     err |= clSetKernelArg(st->kernel, i++, sizeof scratch, &scratch);
+    err |= clSetKernelArg(st->kernel, i++, sizeof zero, &zero);
     return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
 }
 

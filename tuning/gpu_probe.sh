@@ -15,5 +15,7 @@ skinny="1000000x16 16x1000000 3000000x7 7x3000000 5000000x32 32x5000000"
   $probe --repeat 5 --elem 4 $general "$@"
   $probe --repeat 5 --elem 4 $skinny "$@"
   $probe --repeat 3 --elem 8 5000x7000 10007x8191 1000000x16 16x1000000 "$@"
+  $probe --repeat 5 --elem 4 --min 90 5000x7000 15000x12000 20000x3000
+  $probe --repeat 5 --elem 4 --min 200 1000000x16 16x1000000 3000000x7
   for s in 1 21 22 31 32 41 42 43; do $probe --repeat 1 --seq $s 1000x999 1009x1013; done
 } 2>&1 | tee "$out/probe.txt"

@@ -65,6 +65,8 @@ static int verify(clipt_cl_env *env, cl_mem buf, const unsigned char *orig,
     return ok;
 }
 
+static unsigned opt_min_super;
+
 static int probe(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols,
                  size_t elem, int repeat, int seq, int check)
 {
@@ -81,6 +83,7 @@ static int probe(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols,
     clipt_status s;
     clipt_plan_options_init(&o);
     o.sequence = (clipt_sequence)seq;
+    o.min_super = opt_min_super;
     if ((s = clipt_plan_create(cx, rows, cols, elem, &o, &plan)) != CLIPT_SUCCESS) {
         printf("%zux%zu: plan failed: %s\n", rows, cols, clipt_status_string(s));
         return 0;
@@ -174,6 +177,8 @@ int main(int argc, char **argv)
             repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seq") && i + 1 < argc)
             seq = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--min") && i + 1 < argc)
+            opt_min_super = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-verify"))
             check = 0;
         else if (sscanf(argv[i], "%zux%zu", &r, &c) == 2)
