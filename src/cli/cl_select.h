@@ -4,6 +4,11 @@
 #ifndef CLIPT_CL_SELECT_H
 #define CLIPT_CL_SELECT_H
 
+/* clipt needs OpenCL 1.2 entry points only; targets that set their own
+ * version (the library's objects do) keep it. */
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
 #include "clipt.h"
 
 typedef struct clipt_cl_env {
