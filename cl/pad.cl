@@ -28,12 +28,14 @@
  * scratch[0] is the dynamic-id counter, scratch[1 + d] chunk d's flag; the
  * host zeroes them before each launch.
  *
- * A barrier does not wait for loads still in flight, and OpenCL 1.2 fences
- * order memory only within a work-group; so before announcing, every
- * work-item branches on its loaded values combined with `zero` (0 at run
- * time, unknown to the compiler), which cannot happen before they arrive.
+ * The chunk is staged in local memory: a store needs its data, so once the
+ * barrier after the staging stores is passed every load of the chunk has
+ * returned, and only then is the flag raised.  (A barrier alone does not
+ * wait for loads still in flight, and OpenCL 1.2 fences only order memory
+ * within a work-group: on an H100 that let a later chunk overwrite sources
+ * that were still being read.)
  *
- * Build options: ELEM_TYPE (ELEM_WORDS 4 for 16-byte elements), REGS.
+ * Build options: ELEM_TYPE, REGS.
  */
 #ifndef ELEM_TYPE
 #define ELEM_TYPE uint
@@ -44,16 +46,6 @@
 
 typedef ELEM_TYPE elem_t;
 
-/* ELEM_BITS(v): some bits of an element, to make an address depend on a
- * loaded value (see `zero` below).  ELEM_WORDS = 4 for 16-byte elements. */
-#ifndef ELEM_WORDS
-#define ELEM_WORDS 1
-#endif
-#if ELEM_WORDS == 4
-#define ELEM_BITS(v) ((v).x | (v).y | (v).z | (v).w)
-#else
-#define ELEM_BITS(v) ((uint)(v))
-#endif
 
 inline ulong place(ulong x, ulong width, ulong pitch)
 {
@@ -71,14 +63,10 @@ inline uint take_id(__global volatile uint *scratch, __local uint *slot)
 }
 
 /* Raises this chunk's flag, then waits for chunks first..last (except d).
- * `loaded` combines the chunk's loaded values: branching on it makes sure
- * they have arrived before the flag can be raised. */
+ * Called after the chunk was stored into local memory. */
 inline void announce_and_wait(__global volatile uint *scratch, uint d,
-                              ulong first, ulong last, uint loaded, uint zero,
-                              __local uint *sink)
+                              ulong first, ulong last)
 {
-    if (loaded & zero)
-        *sink = loaded; /* never taken; the branch itself is the point */
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0) {
         atomic_or(&scratch[1 + d], 1u);
@@ -92,24 +80,20 @@ inline void announce_and_wait(__global volatile uint *scratch, uint d,
 
 __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
                        ulong width, ulong out_pitch,
-                       __global volatile uint *scratch, uint zero)
+                       __global volatile uint *scratch, __local elem_t *held)
 {
-    __local uint slot, sink;
-    uint loaded = 0;
+    __local uint slot;
     const ulong lsz = get_local_size(0);
     const ulong chunk = lsz * REGS;
     __global elem_t *base = buf + offset;
     const uint d = take_id(scratch, &slot);
     const ulong end = count - (ulong)d * chunk;
     const ulong x0 = end > chunk ? end - chunk : 0;
-    elem_t held[REGS];
 
     for (uint r = 0; r < REGS; r++) {
         const ulong x = x0 + get_local_id(0) + r * lsz;
-        if (x < end) {
-            held[r] = base[x];
-            loaded |= ELEM_BITS(held[r]);
-        }
+        if (x < end)
+            held[x - x0] = base[x];
     }
     {
         /* sources are the logical positions themselves: memory y < count
@@ -118,38 +102,33 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
         const ulong hi = place(end - 1, width, out_pitch);
         const ulong first = hi < count ? (count - 1 - hi) / chunk : 0;
         if (lo < count)
-            announce_and_wait(scratch, d, first, (count - 1 - lo) / chunk, loaded,
-                              zero, &sink);
+            announce_and_wait(scratch, d, first, (count - 1 - lo) / chunk);
         else
-            announce_and_wait(scratch, d, 1, 0, loaded, zero, &sink); /* past the end */
+            announce_and_wait(scratch, d, 1, 0); /* past the end */
     }
     for (uint r = 0; r < REGS; r++) {
         const ulong x = x0 + get_local_id(0) + r * lsz;
         if (x < end)
-            base[place(x, width, out_pitch)] = held[r];
+            base[place(x, width, out_pitch)] = held[x - x0];
     }
 }
 
 __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
                          ulong width, ulong in_pitch,
-                         __global volatile uint *scratch, uint zero)
+                         __global volatile uint *scratch, __local elem_t *held)
 {
-    __local uint slot, sink;
-    uint loaded = 0;
+    __local uint slot;
     const ulong lsz = get_local_size(0);
     const ulong chunk = lsz * REGS;
     __global elem_t *base = buf + offset;
     const uint d = take_id(scratch, &slot);
     const ulong x0 = (ulong)d * chunk;
     const ulong end = min(count, x0 + chunk);
-    elem_t held[REGS];
 
     for (uint r = 0; r < REGS; r++) {
         const ulong x = x0 + get_local_id(0) + r * lsz;
-        if (x < end) {
-            held[r] = base[place(x, width, in_pitch)];
-            loaded |= ELEM_BITS(held[r]);
-        }
+        if (x < end)
+            held[x - x0] = base[place(x, width, in_pitch)];
     }
     {
         /* destinations [x0, end) hold the sources of the logical elements
@@ -157,11 +136,11 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
         const ulong row = x0 / in_pitch;
         const ulong col = min(x0 - row * in_pitch, width);
         const ulong first = (row * width + col) / chunk;
-        announce_and_wait(scratch, d, first, d, loaded, zero, &sink);
+        announce_and_wait(scratch, d, first, d);
     }
     for (uint r = 0; r < REGS; r++) {
         const ulong x = x0 + get_local_id(0) + r * lsz;
         if (x < end)
-            base[x] = held[r];
+            base[x] = held[x - x0];
     }
 }

@@ -266,13 +266,16 @@ static clipt_status prepare_move_rows(clipt_context c, size_t elem,
     clipt_status status;
     st->kernel_name = sp->kind == CLIPT_STAGE_PAD ? "pad_rows" : "unpad_rows";
     st->regs = 8;
-    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DELEM_WORDS=%d -DREGS=%u",
-             elem_type_name(elem), elem == 16 ? 4 : 1, st->regs);
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DREGS=%u",
+             elem_type_name(elem), st->regs);
     status = make_kernel(c, "pad.cl", st, &wg_limit, &static_local);
     if (status != CLIPT_SUCCESS)
         return status;
     st->local = min_sz(t->wg_010, wg_limit);
     chunk = st->local * st->regs;
+    st->local_bytes[0] = chunk * elem;
+    if (static_local + st->local_bytes[0] > clipt_stage_local_budget(c))
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     chunks = (size_t)((count + chunk - 1) / chunk);
     if (chunks >= UINT32_MAX - 1)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
@@ -387,7 +390,6 @@ static clipt_status set_args_move_rows(const clipt_stage *st, cl_mem buf,
     /* the pitch that is not the width: padding's destination pitch or
      * unpadding's source pitch */
     cl_ulong pitch = sp->kind == CLIPT_STAGE_PAD ? sp->sb : sp->sa;
-    const cl_uint zero = 0;
     cl_int err = CL_SUCCESS;
     cl_uint i = 0;
     err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
@@ -396,7 +398,7 @@ static clipt_status set_args_move_rows(const clipt_stage *st, cl_mem buf,
     err |= clSetKernelArg(st->kernel, i++, sizeof width, &width);
     err |= clSetKernelArg(st->kernel, i++, sizeof pitch, &pitch);
     err |= clSetKernelArg(st->kernel, i++, sizeof scratch, &scratch);
-    err |= clSetKernelArg(st->kernel, i++, sizeof zero, &zero);
+    err |= clSetKernelArg(st->kernel, i++, st->local_bytes[0], NULL);
     return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
 }
 
