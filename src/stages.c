@@ -1,5 +1,6 @@
 /* Elementary tiled transpositions: kernel choice, launch sizes, enqueue. */
 #include "stages.h"
+#include "cycles.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -149,6 +150,68 @@ static clipt_status prepare_shift100_slices(clipt_context c, size_t elem,
     st->local_bytes[0] = st->local_bytes[1] = 0;
     st->scratch_bytes = (size_t)((work + 31) / 32) * 4;
     return CLIPT_SUCCESS;
+}
+
+static clipt_status upload(clipt_context c, const void *data, size_t bytes,
+                           cl_mem *out)
+{
+    cl_int err;
+    *out = clCreateBuffer(c->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          bytes ? bytes : 4, (void *)(uintptr_t)data, &err);
+    return err;
+}
+
+/* 100! along host-cut cycle segments (shift100_segments.cl).  Segments are
+ * as short as the memory rule allows: the saved heads and the descriptors
+ * each stay under 1 % of the stage's data (or 4 MiB for small stages). */
+static clipt_status prepare_shift100_segments(clipt_context c, size_t elem,
+                                              const clipt_tuning *t,
+                                              clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const size_t q = slice_elems((size_t)sp->s, elem, CLIPT_SLICE_MAX_BYTES);
+    const uint64_t stage_bytes = sp->instances * sp->a * sp->b * sp->s * elem;
+    const uint64_t budget = stage_bytes / 100 > (4u << 20) ? stage_bytes / 100 : (4u << 20);
+    clipt_segments segs;
+    size_t wg_limit = 0, static_local = 0, wg, groups, cap;
+    uint64_t work;
+    unsigned seg_len = 16;
+    clipt_status status;
+    while (stage_bytes / seg_len > budget && seg_len < (1u << 16))
+        seg_len *= 2;
+    status = clipt_cycle_segments(sp->a, sp->b, seg_len, (size_t)(budget / 16), &segs);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    st->seg_len = seg_len;
+    st->seg_count = segs.count;
+    st->seg_saved = segs.saved;
+    st->worker = (unsigned)q;
+    st->kernel_name = "walk_segments";
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=4",
+             elem_type_name(elem), q);
+    if ((status = upload(c, segs.start, segs.count * sizeof *segs.start, &st->seg_start)) ||
+        (status = upload(c, segs.length, segs.count * sizeof *segs.length, &st->seg_length)) ||
+        (status = upload(c, segs.slot, segs.count * sizeof *segs.slot, &st->seg_slot)))
+        goto done;
+    st->aux_bytes = segs.count * (sizeof *segs.start + sizeof *segs.length + sizeof *segs.slot);
+    if ((status = make_kernel(c, "shift100_segments.cl", st, &wg_limit, &static_local)))
+        goto done;
+    st->kernel2 = st->kernel;
+    st->kernel_name = "save_segment_heads";
+    if ((status = make_kernel(c, "shift100_segments.cl", st, &wg_limit, &static_local)))
+        goto done;
+    st->kernel_name = "save_segment_heads + walk_segments";
+    work = sp->instances * segs.count * (sp->s / q);
+    wg = min_sz(t->wg_100, wg_limit);
+    cap = (size_t)c->profile.compute_units * t->groups_per_cu_100;
+    groups = (size_t)((work + wg - 1) / wg);
+    groups = min_sz(groups ? groups : 1, cap ? cap : 1);
+    st->local = wg;
+    st->global = groups * wg;
+    st->scratch_bytes = (size_t)(sp->instances * segs.saved * sp->s * elem);
+done:
+    clipt_segments_free(&segs);
+    return status;
 }
 
 static clipt_status prepare_shift100(clipt_context c, size_t elem,
@@ -317,8 +380,14 @@ clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
         if (spec->sa > 1 && spec->sb > 1) {
             status = prepare_shift100(c, elem_size, tuning, st);
         } else {
-            st->kind_used = CLIPT_STAGE_SHIFT100_SLICES;
-            status = prepare_shift100_slices(c, elem_size, tuning, st);
+            st->kind_used = CLIPT_STAGE_SHIFT100_SEGMENTS;
+            status = prepare_shift100_segments(c, elem_size, tuning, st);
+            if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS) {
+                /* too many short cycles, or too large to walk: flags */
+                clipt_stage_release(st);
+                st->kind_used = CLIPT_STAGE_SHIFT100_SLICES;
+                status = prepare_shift100_slices(c, elem_size, tuning, st);
+            }
         }
         break;
     case CLIPT_STAGE_PAD:
@@ -339,9 +408,17 @@ clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
 
 void clipt_stage_release(clipt_stage *st)
 {
+    cl_mem *mems[3] = {&st->seg_start, &st->seg_length, &st->seg_slot};
     if (st->kernel)
         clReleaseKernel(st->kernel);
-    st->kernel = NULL;
+    if (st->kernel2)
+        clReleaseKernel(st->kernel2);
+    st->kernel = st->kernel2 = NULL;
+    for (int i = 0; i < 3; i++) {
+        if (*mems[i])
+            clReleaseMemObject(*mems[i]);
+        *mems[i] = NULL;
+    }
 }
 
 static clipt_status set_args_bs010(const clipt_stage *st, cl_mem buf,
@@ -422,6 +499,32 @@ static clipt_status set_args_shift100_slices(const clipt_stage *st, cl_mem buf,
     return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
 }
 
+/* Arguments shared by save_segment_heads and walk_segments; the walk has
+ * `length` as well (the save reads it to skip whole cycles too). */
+static clipt_status set_args_segments(const clipt_stage *st, cl_kernel k,
+                                      cl_mem buf, cl_ulong offset, cl_mem scratch)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    cl_ulong instances = sp->instances, a = sp->a, b = sp->b;
+    cl_ulong segments = st->seg_count, per_instance = st->seg_saved;
+    cl_uint slices = (cl_uint)(sp->s / st->worker);
+    cl_int err = CL_SUCCESS;
+    cl_uint i = 0;
+    err |= clSetKernelArg(k, i++, sizeof buf, &buf);
+    err |= clSetKernelArg(k, i++, sizeof offset, &offset);
+    err |= clSetKernelArg(k, i++, sizeof instances, &instances);
+    err |= clSetKernelArg(k, i++, sizeof a, &a);
+    err |= clSetKernelArg(k, i++, sizeof b, &b);
+    err |= clSetKernelArg(k, i++, sizeof slices, &slices);
+    err |= clSetKernelArg(k, i++, sizeof st->seg_start, &st->seg_start);
+    err |= clSetKernelArg(k, i++, sizeof st->seg_length, &st->seg_length);
+    err |= clSetKernelArg(k, i++, sizeof st->seg_slot, &st->seg_slot);
+    err |= clSetKernelArg(k, i++, sizeof segments, &segments);
+    err |= clSetKernelArg(k, i++, sizeof per_instance, &per_instance);
+    err |= clSetKernelArg(k, i++, sizeof scratch, &scratch);
+    return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+}
+
 static clipt_status set_args_shift100(const clipt_stage *st, cl_mem buf,
                                       cl_ulong offset, cl_mem scratch)
 {
@@ -451,6 +554,25 @@ clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
 {
     cl_event zeroed = NULL;
     clipt_status status;
+    if (st->kind_used == CLIPT_STAGE_SHIFT100_SEGMENTS) {
+        /* save the heads, then walk: the launch boundary orders them */
+        status = set_args_segments(st, st->kernel, buf, offset, scratch);
+        if (status == CL_SUCCESS)
+            status = set_args_segments(st, st->kernel2, buf, offset, scratch);
+        if (status == CL_SUCCESS)
+            status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
+                                            &st->local, num_wait, wait, &zeroed);
+        if (status == CL_SUCCESS)
+            status = clEnqueueNDRangeKernel(q, st->kernel2, 1, NULL, &st->global,
+                                            &st->local, 1, &zeroed, done);
+        if (status == CL_SUCCESS && first) {
+            *first = zeroed;
+            clRetainEvent(zeroed);
+        }
+        if (zeroed)
+            clReleaseEvent(zeroed);
+        return status;
+    }
     if (st->scratch_bytes) {
         const cl_uint zero = 0;
         status = clEnqueueFillBuffer(q, scratch, &zero, sizeof zero, 0,

@@ -12,6 +12,7 @@ typedef enum clipt_stage_kind {
     CLIPT_STAGE_BS010,      /* 010!/0010! in local memory        */
     CLIPT_STAGE_SHIFT100,   /* 100!/0100!/1000! along cycles     */
     CLIPT_STAGE_SHIFT100_SLICES, /* the same by independent slices */
+    CLIPT_STAGE_SHIFT100_SEGMENTS, /* the same along host-cut cycle segments */
     CLIPT_STAGE_PTTWAC010,  /* 010!/0010! along cycles in a tile  */
     CLIPT_STAGE_PAD,        /* insert padding columns/rows        */
     CLIPT_STAGE_UNPAD       /* remove them after transposition    */
@@ -44,6 +45,11 @@ typedef struct clipt_stage {
     unsigned spread, flag_pad;     /* PTTWAC flags                       */
     unsigned flag_words;           /* PTTWAC: local flag words per tile  */
     unsigned regs;                 /* PAD/UNPAD: elements per work-item  */
+    cl_kernel kernel2;             /* SEGMENTS: the walk after the save  */
+    cl_mem seg_start, seg_length, seg_slot; /* SEGMENTS: descriptors      */
+    size_t seg_count, seg_saved;   /* SEGMENTS: segments, saved heads    */
+    unsigned seg_len;              /* SEGMENTS: positions per segment    */
+    size_t aux_bytes;              /* device memory owned by the stage   */
     size_t scratch_bytes;          /* flags/counters zeroed before launch */
 } clipt_stage;
 

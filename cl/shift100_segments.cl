@@ -1,0 +1,134 @@
+/*
+ * 100! / 0100! / 1000! along precomputed cycle segments: the fast form.
+ *
+ * Same transposition as shift100.cl: `instances` consecutive a x b matrices
+ * of s-element super-elements, each becoming its b x a transpose.  The host
+ * walked the permutation's cycles once and cut them into segments
+ * (src/cycles.c): segment g starts at position start[g] and covers length[g]
+ * consecutive cycle positions.  Within a segment, the content of each
+ * position moves to the next one; the last moves to the first position of
+ * the next segment of its cycle.
+ *
+ * Two launches:
+ *   save_segment_heads: copies the first super-element of every segment
+ *                       (every instance) into `saved`;
+ *   walk_segments:      each work-item carries one saved slice along its
+ *                       segment: it swaps the carried slice into positions
+ *                       2..length and writes the last carried slice into the
+ *                       next segment's first position, whose original is in
+ *                       `saved` already.
+ * Every position is read and written by one work-item only, after the
+ * launch boundary that follows the saving: no flags, no atomics, no waiting,
+ * and every work-item does the same amount of work.  Positions along a
+ * segment are known before the data is, so each work-item reads UNROLL steps
+ * ahead before writing them.
+ *
+ * Slices: a super-element is cut into s / Q slices of Q elements; slices
+ * follow the same cycles independently, so one work-item moves one slice.
+ *
+ * Build options (defaults make the file compile alone):
+ *   ELEM_TYPE  element type moved
+ *   Q          elements per slice (divides s)
+ *   UNROLL     steps read ahead
+ */
+#ifndef ELEM_TYPE
+#define ELEM_TYPE uint
+#endif
+#ifndef Q
+#define Q 1
+#endif
+#ifndef UNROLL
+#define UNROLL 4
+#endif
+
+typedef ELEM_TYPE elem_t;
+
+inline ulong destination(ulong p, ulong a, ulong b)
+{
+    const ulong i = p / b;
+    return (p - i * b) * a + i;
+}
+
+/* Work-item t -> (instance, segment, slice); slices fastest so that the
+ * work-items of one super-element touch adjacent memory. */
+#define DECOMPOSE(t)                                                         \
+    const ulong unit = (t) / slices;                                         \
+    const uint w = (uint)((t) - unit * slices);                              \
+    const ulong inst = unit / segments;                                      \
+    const ulong g = unit - inst * segments
+
+#define WHOLE_CYCLE 0x80000000u
+
+/* Where the saved head of segment g of instance inst lives. */
+#define SAVED_AT(inst, g) (saved + ((inst) * saved_per_instance + slot[g]) * s + (ulong)w * Q)
+
+__kernel void save_segment_heads(__global const elem_t *buf, ulong offset,
+                                 ulong instances, ulong a, ulong b, uint slices,
+                                 __global const ulong *start,
+                                 __global const uint *length,
+                                 __global const uint *slot, ulong segments,
+                                 ulong saved_per_instance, __global elem_t *saved)
+{
+    const ulong s = (ulong)slices * Q;
+    const ulong work = instances * segments * slices;
+    for (ulong t = get_global_id(0); t < work; t += get_global_size(0)) {
+        DECOMPOSE(t);
+        if (length[g] & WHOLE_CYCLE)
+            continue; /* its walker reads the head itself */
+        __global const elem_t *from =
+            buf + offset + (inst * a * b + start[g]) * s + (ulong)w * Q;
+        __global elem_t *to = SAVED_AT(inst, g);
+        for (uint e = 0; e < Q; e++)
+            to[e] = from[e];
+    }
+}
+
+__kernel void walk_segments(__global elem_t *buf, ulong offset,
+                            ulong instances, ulong a, ulong b, uint slices,
+                            __global const ulong *start,
+                            __global const uint *length,
+                            __global const uint *slot, ulong segments,
+                            ulong saved_per_instance, __global const elem_t *saved)
+{
+    const ulong s = (ulong)slices * Q;
+    const ulong work = instances * segments * slices;
+    for (ulong t = get_global_id(0); t < work; t += get_global_size(0)) {
+        DECOMPOSE(t);
+        __global elem_t *matrix = buf + offset + inst * a * b * s + (ulong)w * Q;
+        elem_t carried[Q];
+        const uint len = length[g];
+        ulong pos = start[g];
+        __global const elem_t *head = (len & WHOLE_CYCLE)
+                                          ? matrix + pos * s
+                                          : SAVED_AT(inst, g);
+        for (uint e = 0; e < Q; e++)
+            carried[e] = head[e];
+        uint left = len & ~WHOLE_CYCLE; /* moves still to make */
+        while (left > 0) {
+            /* read up to UNROLL positions ahead, then shift the carried
+             * slice through them; the last move of a segment only writes */
+            const uint n = left < UNROLL ? left : UNROLL;
+            ulong at[UNROLL];
+            elem_t ahead[UNROLL][Q];
+            for (uint u = 0; u < UNROLL; u++) {
+                if (u < n) {
+                    pos = destination(pos, a, b);
+                    at[u] = pos * s;
+                    if (u + 1 < left)
+                        for (uint e = 0; e < Q; e++)
+                            ahead[u][e] = matrix[at[u] + e];
+                }
+            }
+            for (uint u = 0; u < UNROLL; u++) {
+                if (u < n) {
+                    for (uint e = 0; e < Q; e++)
+                        matrix[at[u] + e] = carried[e];
+                    if (u + 1 < left)
+                        for (uint e = 0; e < Q; e++)
+                            carried[e] = ahead[u][e];
+                }
+            }
+            left -= n;
+        }
+    }
+}
