@@ -23,13 +23,21 @@
  * segment are known before the data is, so each work-item reads UNROLL steps
  * ahead before writing them.
  *
- * Slices: a super-element is cut into s / Q slices of Q elements; slices
- * follow the same cycles independently, so one work-item moves one slice.
+ * Slices: the elements of a super-element are dealt to W = s / Q work-items
+ * (work-item w takes elements w, w + W, ..., w + (Q-1) W); every slice
+ * follows the same cycles independently, so one work-item moves one slice,
+ * and the W work-items of a super-element read and write it together, in
+ * contiguous runs of W elements.
+ *
+ * Indices: when a * b < 2^32 (SMALL_INDEX), division by b is a multiply and
+ * two shifts with the magic numbers the host passes (Granlund-Montgomery),
+ * instead of a 64-bit division per step.
  *
  * Build options (defaults make the file compile alone):
- *   ELEM_TYPE  element type moved
- *   Q          elements per slice (divides s)
- *   UNROLL     steps read ahead
+ *   ELEM_TYPE    element type moved
+ *   Q            elements per work-item (divides s)
+ *   UNROLL       steps read ahead
+ *   SMALL_INDEX  1 when a * b < 2^32
  */
 #ifndef ELEM_TYPE
 #define ELEM_TYPE uint
@@ -40,13 +48,30 @@
 #ifndef UNROLL
 #define UNROLL 4
 #endif
+#ifndef SMALL_INDEX
+#define SMALL_INDEX 0
+#endif
 
 typedef ELEM_TYPE elem_t;
 
-inline ulong destination(ulong p, ulong a, ulong b)
+/* Divisor b with its magic numbers: q = (t + ((n - t) >> sh1)) >> sh2 with
+ * t = mul_hi(n, magic) equals n / b for every 32-bit n. */
+typedef struct divisor {
+    ulong b;
+    uint magic, sh1, sh2;
+} divisor;
+
+inline ulong destination(ulong p, ulong a, divisor d)
 {
-    const ulong i = p / b;
-    return (p - i * b) * a + i;
+#if SMALL_INDEX
+    const uint n = (uint)p;
+    const uint t = mul_hi(n, d.magic);
+    const uint i = (t + ((n - t) >> d.sh1)) >> d.sh2;
+    return (ulong)(n - i * (uint)d.b) * a + i;
+#else
+    const ulong i = p / d.b;
+    return (p - i * d.b) * a + i;
+#endif
 }
 
 /* Work-item t -> (instance, segment, slice); slices fastest so that the
@@ -60,10 +85,11 @@ inline ulong destination(ulong p, ulong a, ulong b)
 #define WHOLE_CYCLE 0x80000000u
 
 /* Where the saved head of segment g of instance inst lives. */
-#define SAVED_AT(inst, g) (saved + ((inst) * saved_per_instance + slot[g]) * s + (ulong)w * Q)
+#define SAVED_AT(inst, g) (saved + ((inst) * saved_per_instance + slot[g]) * s + w)
 
 __kernel void save_segment_heads(__global const elem_t *buf, ulong offset,
-                                 ulong instances, ulong a, ulong b, uint slices,
+                                 ulong instances, ulong a, ulong b, uint magic,
+                                 uint sh1, uint sh2, uint slices,
                                  __global const ulong *start,
                                  __global const uint *length,
                                  __global const uint *slot, ulong segments,
@@ -75,16 +101,17 @@ __kernel void save_segment_heads(__global const elem_t *buf, ulong offset,
         DECOMPOSE(t);
         if (length[g] & WHOLE_CYCLE)
             continue; /* its walker reads the head itself */
-        __global const elem_t *from =
-            buf + offset + (inst * a * b + start[g]) * s + (ulong)w * Q;
+        __global const elem_t *from = buf + offset + (inst * a * b + start[g]) * s + w;
         __global elem_t *to = SAVED_AT(inst, g);
+        (void)magic; (void)sh1; (void)sh2;
         for (uint e = 0; e < Q; e++)
-            to[e] = from[e];
+            to[e * slices] = from[e * slices];
     }
 }
 
 __kernel void walk_segments(__global elem_t *buf, ulong offset,
-                            ulong instances, ulong a, ulong b, uint slices,
+                            ulong instances, ulong a, ulong b, uint magic,
+                            uint sh1, uint sh2, uint slices,
                             __global const ulong *start,
                             __global const uint *length,
                             __global const uint *slot, ulong segments,
@@ -94,7 +121,8 @@ __kernel void walk_segments(__global elem_t *buf, ulong offset,
     const ulong work = instances * segments * slices;
     for (ulong t = get_global_id(0); t < work; t += get_global_size(0)) {
         DECOMPOSE(t);
-        __global elem_t *matrix = buf + offset + inst * a * b * s + (ulong)w * Q;
+        __global elem_t *matrix = buf + offset + inst * a * b * s + w;
+        const divisor d = {b, magic, sh1, sh2};
         elem_t carried[Q];
         const uint len = length[g];
         ulong pos = start[g];
@@ -102,7 +130,7 @@ __kernel void walk_segments(__global elem_t *buf, ulong offset,
                                           ? matrix + pos * s
                                           : SAVED_AT(inst, g);
         for (uint e = 0; e < Q; e++)
-            carried[e] = head[e];
+            carried[e] = head[e * slices];
         uint left = len & ~WHOLE_CYCLE; /* moves still to make */
         while (left > 0) {
             /* read up to UNROLL positions ahead, then shift the carried
@@ -112,17 +140,17 @@ __kernel void walk_segments(__global elem_t *buf, ulong offset,
             elem_t ahead[UNROLL][Q];
             for (uint u = 0; u < UNROLL; u++) {
                 if (u < n) {
-                    pos = destination(pos, a, b);
+                    pos = destination(pos, a, d);
                     at[u] = pos * s;
                     if (u + 1 < left)
                         for (uint e = 0; e < Q; e++)
-                            ahead[u][e] = matrix[at[u] + e];
+                            ahead[u][e] = matrix[at[u] + e * slices];
                 }
             }
             for (uint u = 0; u < UNROLL; u++) {
                 if (u < n) {
                     for (uint e = 0; e < Q; e++)
-                        matrix[at[u] + e] = carried[e];
+                        matrix[at[u] + e * slices] = carried[e];
                     if (u + 1 < left)
                         for (uint e = 0; e < Q; e++)
                             carried[e] = ahead[u][e];

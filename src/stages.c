@@ -7,6 +7,9 @@
 
 /* Largest slice a 100! work-item carries in registers. */
 #define CLIPT_SLICE_MAX_BYTES 64
+/* Bytes of a super-element one segment walker moves per step: small, so
+ * that many work-items share a super-element and read it together. */
+#define CLIPT_SEGMENT_ITEM_BYTES 16
 
 static const char *elem_type_name(size_t elem_size)
 {
@@ -169,7 +172,7 @@ static clipt_status prepare_shift100_segments(clipt_context c, size_t elem,
                                               clipt_stage *st)
 {
     const clipt_stage_spec *sp = &st->spec;
-    const size_t q = slice_elems((size_t)sp->s, elem, CLIPT_SLICE_MAX_BYTES);
+    const size_t q = slice_elems((size_t)sp->s, elem, CLIPT_SEGMENT_ITEM_BYTES);
     const uint64_t stage_bytes = sp->instances * sp->a * sp->b * sp->s * elem;
     const uint64_t budget = stage_bytes / 100 > (4u << 20) ? stage_bytes / 100 : (4u << 20);
     clipt_segments segs;
@@ -187,8 +190,9 @@ static clipt_status prepare_shift100_segments(clipt_context c, size_t elem,
     st->seg_saved = segs.saved;
     st->worker = (unsigned)q;
     st->kernel_name = "walk_segments";
-    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=4",
-             elem_type_name(elem), q);
+    snprintf(st->options, sizeof st->options,
+             "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=4 -DSMALL_INDEX=%d",
+             elem_type_name(elem), q, sp->a * sp->b < ((uint64_t)1 << 32));
     if ((status = upload(c, segs.start, segs.count * sizeof *segs.start, &st->seg_start)) ||
         (status = upload(c, segs.length, segs.count * sizeof *segs.length, &st->seg_length)) ||
         (status = upload(c, segs.slot, segs.count * sizeof *segs.slot, &st->seg_slot)))
@@ -499,8 +503,19 @@ static clipt_status set_args_shift100_slices(const clipt_stage *st, cl_mem buf,
     return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
 }
 
-/* Arguments shared by save_segment_heads and walk_segments; the walk has
- * `length` as well (the save reads it to skip whole cycles too). */
+/* Magic numbers for dividing any 32-bit n by d with a multiply and shifts
+ * (Granlund and Montgomery's round-up method). */
+static void divisor_magic(uint64_t d, cl_uint *magic, cl_uint *sh1, cl_uint *sh2)
+{
+    unsigned l = 0;
+    while (l < 32 && ((uint64_t)1 << l) < d)
+        l++;
+    *magic = (cl_uint)((((uint64_t)1 << 32) * (((uint64_t)1 << l) - d)) / d + 1);
+    *sh1 = l < 1 ? l : 1;
+    *sh2 = l > 0 ? l - 1 : 0;
+}
+
+/* Arguments shared by save_segment_heads and walk_segments. */
 static clipt_status set_args_segments(const clipt_stage *st, cl_kernel k,
                                       cl_mem buf, cl_ulong offset, cl_mem scratch)
 {
@@ -508,13 +523,18 @@ static clipt_status set_args_segments(const clipt_stage *st, cl_kernel k,
     cl_ulong instances = sp->instances, a = sp->a, b = sp->b;
     cl_ulong segments = st->seg_count, per_instance = st->seg_saved;
     cl_uint slices = (cl_uint)(sp->s / st->worker);
+    cl_uint magic, sh1, sh2;
     cl_int err = CL_SUCCESS;
     cl_uint i = 0;
+    divisor_magic(sp->b, &magic, &sh1, &sh2);
     err |= clSetKernelArg(k, i++, sizeof buf, &buf);
     err |= clSetKernelArg(k, i++, sizeof offset, &offset);
     err |= clSetKernelArg(k, i++, sizeof instances, &instances);
     err |= clSetKernelArg(k, i++, sizeof a, &a);
     err |= clSetKernelArg(k, i++, sizeof b, &b);
+    err |= clSetKernelArg(k, i++, sizeof magic, &magic);
+    err |= clSetKernelArg(k, i++, sizeof sh1, &sh1);
+    err |= clSetKernelArg(k, i++, sizeof sh2, &sh2);
     err |= clSetKernelArg(k, i++, sizeof slices, &slices);
     err |= clSetKernelArg(k, i++, sizeof st->seg_start, &st->seg_start);
     err |= clSetKernelArg(k, i++, sizeof st->seg_length, &st->seg_length);
