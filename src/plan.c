@@ -116,6 +116,20 @@ static void choose_tiles(const clipt_plan_options *o, const clipt_tuning *t,
     }
 }
 
+/* Sequences that never tile a dimension do not need it padded: 2.1 moves
+ * whole rows of N, 2.2 whole columns of M, and 1 moves single elements. */
+static void drop_unused_padding(clipt_plan_choice *ch, size_t rows, size_t cols)
+{
+    if (ch->sequence == CLIPT_SEQUENCE_2_1 || ch->sequence == CLIPT_SEQUENCE_1) {
+        ch->pcols = cols;
+        ch->n = cols;
+    }
+    if (ch->sequence == CLIPT_SEQUENCE_2_2 || ch->sequence == CLIPT_SEQUENCE_1) {
+        ch->prows = rows;
+        ch->m = rows;
+    }
+}
+
 clipt_status clipt_plan_choose(const clipt_device_profile *profile,
                                size_t rows, size_t cols, size_t elem,
                                const clipt_plan_options *o,
@@ -159,18 +173,17 @@ clipt_status clipt_plan_choose(const clipt_device_profile *profile,
     }
     if (o->sequence != CLIPT_SEQUENCE_AUTO) {
         ch->sequence = o->sequence;
-        return CLIPT_SUCCESS;
-    }
-    /* Algorithm 3: two stages when a whole m x N (or M x n) slab fits local
-     * memory, else the three-stage sequence whose 100! moves the larger
-     * super-element. */
-    if (ch->m * ch->pcols <= lm) {
+    } else if (ch->m * cols <= lm) {
+        /* Algorithm 3: two stages when a whole m x N (or M x n) slab fits
+         * local memory, else the three-stage sequence whose 100! moves the
+         * larger super-element */
         ch->sequence = CLIPT_SEQUENCE_2_1;
-    } else if (ch->prows * ch->n <= lm) {
+    } else if (rows * ch->n <= lm) {
         ch->sequence = CLIPT_SEQUENCE_2_2;
     } else {
         ch->sequence = ch->m < ch->n ? CLIPT_SEQUENCE_3_1 : CLIPT_SEQUENCE_3_2;
     }
+    drop_unused_padding(ch, rows, cols);
     return CLIPT_SUCCESS;
 }
 
