@@ -22,9 +22,19 @@
 
 typedef ELEM_TYPE elem_t;
 
+/* n / d for any 32-bit n, with d's magic numbers from the host
+ * (Granlund-Montgomery): x = magic, y = sh1, z = sh2.  Division by a value
+ * known only at run time would cost tens of instructions per element. */
+inline uint udiv(uint n, uint4 d)
+{
+    const uint t = mul_hi(n, d.x);
+    return (t + ((n - t) >> d.y)) >> d.z;
+}
+
 __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
                               ulong instances, uint a, uint b, uint pitch,
-                              uint batch, __local elem_t *tile)
+                              uint batch, __local elem_t *tile, uint4 div_ab,
+                              uint4 div_a, uint4 div_b)
 {
     const uint lid = (uint)get_local_id(0);
     const uint lsz = (uint)get_local_size(0);
@@ -39,18 +49,18 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
         __global elem_t *base = buf + offset + first * (ulong)ab;
 
         for (uint k = lid; k < count; k += lsz) {
-            const uint t = k / ab;
+            const uint t = udiv(k, div_ab);
             const uint r = k - t * ab;
-            const uint i = r / b;
+            const uint i = udiv(r, div_b);
             const uint j = r - i * b;
             tile[t * tile_slots + i * pitch + j] = base[k];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint k = lid; k < count; k += lsz) {
             /* output position k is element (j, i) of the b x a result */
-            const uint t = k / ab;
+            const uint t = udiv(k, div_ab);
             const uint r = k - t * ab;
-            const uint j = r / a;
+            const uint j = udiv(r, div_a);
             const uint i = r - j * a;
             base[k] = tile[t * tile_slots + i * pitch + j];
         }

@@ -23,6 +23,26 @@ static const char *elem_type_name(size_t elem_size)
     }
 }
 
+/* Magic numbers for dividing any 32-bit n by d with a multiply and shifts
+ * (Granlund and Montgomery's round-up method). */
+static void divisor_magic(uint64_t d, cl_uint *magic, cl_uint *sh1, cl_uint *sh2)
+{
+    unsigned l = 0;
+    while (l < 32 && ((uint64_t)1 << l) < d)
+        l++;
+    *magic = (cl_uint)((((uint64_t)1 << 32) * (((uint64_t)1 << l) - d)) / d + 1);
+    *sh1 = l < 1 ? l : 1;
+    *sh2 = l > 0 ? l - 1 : 0;
+}
+
+static cl_uint4 divisor_vector(uint64_t d)
+{
+    cl_uint4 v;
+    divisor_magic(d, &v.s[0], &v.s[1], &v.s[2]);
+    v.s[3] = (cl_uint)d;
+    return v;
+}
+
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
@@ -442,6 +462,13 @@ static clipt_status set_args_bs010(const clipt_stage *st, cl_mem buf,
     err |= clSetKernelArg(st->kernel, i++, sizeof pitch, &pitch);
     err |= clSetKernelArg(st->kernel, i++, sizeof batch, &batch);
     err |= clSetKernelArg(st->kernel, i++, st->local_bytes[0], NULL);
+    {
+        cl_uint4 div_ab = divisor_vector(sp->a * sp->b);
+        cl_uint4 div_a = divisor_vector(sp->a), div_b = divisor_vector(sp->b);
+        err |= clSetKernelArg(st->kernel, i++, sizeof div_ab, &div_ab);
+        err |= clSetKernelArg(st->kernel, i++, sizeof div_a, &div_a);
+        err |= clSetKernelArg(st->kernel, i++, sizeof div_b, &div_b);
+    }
     return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
 }
 
@@ -501,18 +528,6 @@ static clipt_status set_args_shift100_slices(const clipt_stage *st, cl_mem buf,
     err |= clSetKernelArg(st->kernel, i++, sizeof scratch, &scratch);
     err |= clSetKernelArg(st->kernel, i++, sizeof zero, &zero);
     return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
-}
-
-/* Magic numbers for dividing any 32-bit n by d with a multiply and shifts
- * (Granlund and Montgomery's round-up method). */
-static void divisor_magic(uint64_t d, cl_uint *magic, cl_uint *sh1, cl_uint *sh2)
-{
-    unsigned l = 0;
-    while (l < 32 && ((uint64_t)1 << l) < d)
-        l++;
-    *magic = (cl_uint)((((uint64_t)1 << 32) * (((uint64_t)1 << l) - d)) / d + 1);
-    *sh1 = l < 1 ? l : 1;
-    *sh2 = l > 0 ? l - 1 : 0;
 }
 
 /* Arguments shared by save_segment_heads and walk_segments. */
