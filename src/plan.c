@@ -80,6 +80,30 @@ static int is_four_stage(clipt_sequence s)
            s == CLIPT_SEQUENCE_4_3;
 }
 
+/* Algorithm 5 for both sides.  Only the tile m x n has to fit local memory,
+ * so once one side is chosen (within sqrt(LM)), the other may range up to
+ * LM / that side: fewer shapes need padding.  Both orders are tried and the
+ * smaller padded area wins. */
+static void alg5_pair(clipt_plan_choice *ch, size_t min, size_t max, size_t lm,
+                      int pad)
+{
+    clipt_tile_choice rm = clipt_tile_alg5(ch->prows, min, max, 0);
+    if (pad && rm.factor < min)
+        rm = clipt_tile_alg5(ch->prows, min, lm / min, pad);
+    clipt_tile_choice rn = clipt_tile_alg5(ch->pcols, min, lm / rm.factor, pad);
+    clipt_tile_choice cn = clipt_tile_alg5(ch->pcols, min, max, 0);
+    if (pad && cn.factor < min)
+        cn = clipt_tile_alg5(ch->pcols, min, lm / min, pad);
+    clipt_tile_choice cm = clipt_tile_alg5(ch->prows, min, lm / cn.factor, pad);
+    if ((double)rm.dim * rn.dim <= (double)cm.dim * cn.dim) {
+        ch->prows = rm.dim, ch->m = rm.factor;
+        ch->pcols = rn.dim, ch->n = rn.factor;
+    } else {
+        ch->prows = cm.dim, ch->m = cm.factor;
+        ch->pcols = cn.dim, ch->n = cn.factor;
+    }
+}
+
 /* Picks m and n by the plan's rule; may pad prows/pcols. */
 static void choose_tiles(const clipt_plan_options *o, const clipt_tuning *t,
                          size_t lm, clipt_plan_choice *ch)
@@ -102,17 +126,11 @@ static void choose_tiles(const clipt_plan_options *o, const clipt_tuning *t,
                         is_four_stage(o->sequence) ? lm / 2 : lm, &ch->m, &ch->n);
         ch->why = "tiles by Algorithm 2 (best local-memory use)";
         break;
-    default: {
-        clipt_tile_choice cm = clipt_tile_alg5(ch->prows, min, max, pad);
-        clipt_tile_choice cn = clipt_tile_alg5(ch->pcols, min, max, pad);
-        ch->prows = cm.dim;
-        ch->m = cm.factor;
-        ch->pcols = cn.dim;
-        ch->n = cn.factor;
+    default:
+        alg5_pair(ch, min, max, is_four_stage(o->sequence) ? lm / 2 : lm, pad);
         ch->why = pad ? "tiles by Algorithm 5 (padding allowed)"
                       : "tiles by Algorithm 5 (no padding)";
         break;
-    }
     }
 }
 
