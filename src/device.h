@@ -17,6 +17,7 @@ typedef struct clipt_tuning {
     unsigned pttwac_spread; /* PTTWAC spreading factor R                    */
     unsigned pttwac_pad;    /* PTTWAC padding words per 32 flag words       */
     unsigned min_super;     /* Min of Algorithms 2 and 5                    */
+    unsigned skinny_super;  /* 2.1/2.2: largest super-element (elements)    */
 } clipt_tuning;
 
 typedef struct clipt_device_profile {

@@ -34,6 +34,7 @@ static void derive_defaults(clipt_device_profile *p)
     t->pttwac_spread = 4;
     t->pttwac_pad = 1;
     t->min_super = 24;
+    t->skinny_super = 128;
 }
 
 static void apply(clipt_tuning *t, const clipt_tuning *v)
@@ -41,7 +42,7 @@ static void apply(clipt_tuning *t, const clipt_tuning *v)
 #define TAKE(f) if (v->f) t->f = v->f
     TAKE(wg_010); TAKE(tile_elems_010); TAKE(wg_100); TAKE(simd_100);
     TAKE(groups_per_cu_100); TAKE(groups_per_cu_010); TAKE(pttwac_spread);
-    TAKE(pttwac_pad); TAKE(min_super);
+    TAKE(pttwac_pad); TAKE(min_super); TAKE(skinny_super);
 #undef TAKE
 }
 

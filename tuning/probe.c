@@ -66,6 +66,7 @@ static int verify(clipt_cl_env *env, cl_mem buf, const unsigned char *orig,
 }
 
 static unsigned opt_min_super;
+static size_t opt_tile_m, opt_tile_n;
 
 static int probe(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols,
                  size_t elem, int repeat, int seq, int check)
@@ -84,6 +85,8 @@ static int probe(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols,
     clipt_plan_options_init(&o);
     o.sequence = (clipt_sequence)seq;
     o.min_super = opt_min_super;
+    o.tile_m = opt_tile_m;
+    o.tile_n = opt_tile_n;
     if ((s = clipt_plan_create(cx, rows, cols, elem, &o, &plan)) != CLIPT_SUCCESS) {
         printf("%zux%zu: plan failed: %s\n", rows, cols, clipt_status_string(s));
         return 0;
@@ -179,6 +182,10 @@ int main(int argc, char **argv)
             seq = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--min") && i + 1 < argc)
             opt_min_super = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--tile-m") && i + 1 < argc)
+            opt_tile_m = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--tile-n") && i + 1 < argc)
+            opt_tile_n = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--no-verify"))
             check = 0;
         else if (sscanf(argv[i], "%zux%zu", &r, &c) == 2)
