@@ -670,9 +670,14 @@ int clipt_stage_format(const clipt_stage *st, char *buf, size_t len)
                      (sp->sa > 1 && sp->sb > 1) ? " (each transposed)" : "");
     if (n < 0 || (size_t)n >= len)
         return n;
-    if (st->kind_used == CLIPT_STAGE_PTTWAC010) {
-        int k = snprintf(buf + n, len - (size_t)n, "; flags spread %u pad %u",
-                         st->spread, st->flag_pad);
+    if (st->kind_used == CLIPT_STAGE_PTTWAC010 || st->kind_used == CLIPT_STAGE_SHIFT100_SEGMENTS) {
+        int k = st->kind_used == CLIPT_STAGE_PTTWAC010
+                    ? snprintf(buf + n, len - (size_t)n, "; flags spread %u pad %u",
+                               st->spread, st->flag_pad)
+                    : snprintf(buf + n, len - (size_t)n,
+                               "; %zu cycle segments of <= %u positions (%zu heads saved, "
+                               "%zu descriptor bytes)",
+                               st->seg_count, st->seg_len, st->seg_saved, st->aux_bytes);
         n = k < 0 ? k : n + k;
         if (n < 0 || (size_t)n >= len)
             return n;
