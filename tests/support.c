@@ -1,8 +1,11 @@
 #include "support.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- device ------------------------------------------------------------ */
 
 void test_env_open(test_env *env)
 {
@@ -25,12 +28,47 @@ void test_env_close(test_env *env)
     clipt_cl_env_close(&env->cl);
 }
 
+int test_group_open(void **state)
+{
+    test_env *env = malloc(sizeof *env);
+    if (!env)
+        return -1;
+    test_env_open(env);
+    print_message("device: %s (%s)\n", env->cl.device_name, env->cl.platform_name);
+    *state = env;
+    return 0;
+}
+
+int test_group_close(void **state)
+{
+    test_env_close(TEST_ENV(state));
+    free(*state);
+    return 0;
+}
+
+clipt_context test_context_limited(test_env *env, cl_ulong local_mem_bytes)
+{
+    clipt_context c = NULL;
+    assert_status(clipt_context_create(env->cl.context, env->cl.device, &c),
+                  CLIPT_SUCCESS);
+    if (c->profile.local_mem_bytes > local_mem_bytes)
+        c->profile.local_mem_bytes = local_mem_bytes;
+    return c;
+}
+
+/* ---- data ---------------------------------------------------------------- */
+
 uint64_t test_rand(uint64_t *state)
 {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+size_t test_rand_range(uint64_t *state, size_t lo, size_t hi)
+{
+    return lo + (size_t)(test_rand(state) % (uint64_t)(hi - lo + 1));
 }
 
 void test_fill_pattern(unsigned char *data, size_t count, size_t elem, uint64_t seed)
@@ -42,7 +80,7 @@ void test_fill_pattern(unsigned char *data, size_t count, size_t elem, uint64_t 
         uint64_t r = test_rand(&state);
         for (size_t b = 0; b < elem; b++) {
             unsigned char v;
-            if (b < 8 && b < elem)
+            if (b < 8)
                 v = (unsigned char)(((uint64_t)i >> (8 * b)) ^ (b >= 4 ? r >> (8 * b) : 0));
             else
                 v = (unsigned char)(r >> (8 * (b % 8)));
@@ -61,6 +99,105 @@ void test_reference_transpose(const unsigned char *in, unsigned char *out,
             memcpy(out + (j * rows + i) * elem, in + (i * cols + j) * elem, elem);
 }
 
+/* ---- buffers and checks ------------------------------------------------- */
+
+void test_assert_status_(clipt_status got, clipt_status want, const char *expr,
+                         const char *file, int line)
+{
+    if (got != want)
+        fail_msg("%s:%d: %s returned %d (%s), expected %d (%s)", file, line,
+                 expr, got, clipt_status_string(got), want,
+                 clipt_status_string(want));
+}
+
+cl_mem test_pattern_buffer(test_env *env, cl_mem_flags flags, size_t bytes,
+                           uint64_t seed, unsigned char **host)
+{
+    unsigned char *data = malloc(bytes);
+    cl_int err;
+    cl_mem buf;
+    assert_non_null(data);
+    test_fill_pattern(data, bytes, 1, seed);
+    buf = clCreateBuffer(env->cl.context, flags | CL_MEM_COPY_HOST_PTR, bytes,
+                         data, &err);
+    assert_status(err, CL_SUCCESS);
+    if (host)
+        *host = data;
+    else
+        free(data);
+    return buf;
+}
+
+unsigned char *test_read_back(test_env *env, cl_mem buf, size_t bytes,
+                              cl_uint num_wait, const cl_event *wait)
+{
+    unsigned char *data = malloc(bytes ? bytes : 1);
+    assert_non_null(data);
+    assert_status(clEnqueueReadBuffer(env->cl.queue, buf, CL_TRUE, 0, bytes,
+                                      data, num_wait, wait, NULL),
+                  CL_SUCCESS);
+    return data;
+}
+
+size_t test_mismatches(const unsigned char *a, const unsigned char *b, size_t n,
+                       size_t *first)
+{
+    size_t count = 0;
+    *first = n;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) {
+            if (count++ == 0)
+                *first = i;
+        }
+    return count;
+}
+
+void test_expect_buffer(test_env *env, cl_mem buf, const unsigned char *want,
+                        size_t bytes, const char *what)
+{
+    unsigned char *got = test_read_back(env, buf, bytes, 0, NULL);
+    size_t first;
+    size_t bad = test_mismatches(got, want, bytes, &first);
+    if (bad) {
+        unsigned g = got[first], w = want[first];
+        free(got);
+        fail_msg("%s: %zu of %zu bytes differ, first at %zu (0x%02x, expected 0x%02x)",
+                 what, bad, bytes, first, g, w);
+    }
+    free(got);
+}
+
+/* ---- whole transpositions ---------------------------------------------- */
+
+/* The run's expected contents: the pattern with the matrix at `offset`
+ * replaced by its transpose. */
+static unsigned char *expected_after(const unsigned char *before, size_t total,
+                                     size_t offset, size_t rows, size_t cols,
+                                     size_t elem)
+{
+    unsigned char *expect = malloc(total);
+    if (!expect)
+        return NULL;
+    memcpy(expect, before, total);
+    test_reference_transpose(before + offset, expect + offset, rows, cols, elem);
+    return expect;
+}
+
+static clipt_status run_plan(test_env *env, clipt_plan plan, cl_mem buf,
+                             size_t offset, unsigned char *host, size_t total)
+{
+    cl_event done = NULL;
+    clipt_status s = clipt_enqueue(plan, env->cl.queue, buf, offset, 0, NULL, &done);
+    if (s != CLIPT_SUCCESS)
+        return s;
+    s = clWaitForEvents(1, &done);
+    clReleaseEvent(done);
+    if (s == CL_SUCCESS)
+        s = clEnqueueReadBuffer(env->cl.queue, buf, CL_TRUE, 0, total, host, 0,
+                                NULL, NULL);
+    return s;
+}
+
 clipt_status test_run_transpose(test_env *env, size_t rows, size_t cols,
                                 size_t elem, size_t offset,
                                 const clipt_plan_options *opts,
@@ -68,9 +205,8 @@ clipt_status test_run_transpose(test_env *env, size_t rows, size_t cols,
 {
     clipt_plan plan = NULL;
     cl_mem buf = NULL;
-    cl_event done = NULL;
     unsigned char *host = NULL, *expect = NULL;
-    size_t bytes = rows * cols * elem, total;
+    size_t total, first;
     clipt_status s;
     cl_int err;
     *mismatch = (size_t)-1;
@@ -80,39 +216,24 @@ clipt_status test_run_transpose(test_env *env, size_t rows, size_t cols,
     if (describe)
         clipt_plan_describe(plan, describe, dlen);
     total = offset + clipt_plan_buffer_size(plan) + 64;
+    total += (elem - total % elem) % elem;
     host = malloc(total);
-    expect = malloc(total);
-    if (!host || !expect) {
+    if (!host) {
         s = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
         goto done;
     }
     test_fill_pattern(host, total / elem, elem, rows * 1315423911u + cols);
-    memcpy(expect, host, total);
-    test_reference_transpose(host + offset, expect + offset, rows, cols, elem);
+    expect = expected_after(host, total, offset, rows, cols, elem);
     buf = clCreateBuffer(env->cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                          total, host, &err);
-    if (err != CL_SUCCESS) {
-        s = err;
-        goto done;
-    }
-    s = clipt_enqueue(plan, env->cl.queue, buf, offset, 0, NULL, &done);
-    if (s != CLIPT_SUCCESS)
-        goto done;
-    s = clWaitForEvents(1, &done);
-    if (s != CL_SUCCESS)
-        goto done;
-    s = clEnqueueReadBuffer(env->cl.queue, buf, CL_TRUE, 0, total, host, 0, NULL, NULL);
-    if (s != CL_SUCCESS)
-        goto done;
-    *mismatch = 0;
+    s = expect ? err : CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+    if (s == CL_SUCCESS)
+        s = run_plan(env, plan, buf, offset, host, total);
     /* the transpose region must match; bytes before the offset must be
      * untouched; the padding room and beyond may hold anything */
-    for (size_t i = 0; i < offset + bytes; i++)
-        if (host[i] != expect[i])
-            (*mismatch)++;
+    if (s == CLIPT_SUCCESS)
+        *mismatch = test_mismatches(host, expect, offset + rows * cols * elem, &first);
 done:
-    if (done)
-        clReleaseEvent(done);
     if (buf)
         clReleaseMemObject(buf);
     free(host);
@@ -121,76 +242,136 @@ done:
     return s;
 }
 
+/* ---- single stages ------------------------------------------------------ */
+
+static int is_move_rows(const clipt_stage_spec *sp)
+{
+    return sp->kind == CLIPT_STAGE_PAD || sp->kind == CLIPT_STAGE_UNPAD;
+}
+
+uint64_t test_stage_region(const clipt_stage_spec *sp)
+{
+    if (is_move_rows(sp))
+        return sp->instances * (sp->sa > sp->sb ? sp->sa : sp->sb);
+    return sp->instances * sp->a * sp->b * sp->s;
+}
+
+int test_stage_defined(const clipt_stage_spec *sp, uint64_t k)
+{
+    if (!is_move_rows(sp))
+        return 1;
+    /* destinations: row k / sb, column k % sb < a */
+    return k / sp->sb < sp->instances && k % sp->sb < sp->a;
+}
+
+static void reference_move_rows(const clipt_stage_spec *sp,
+                                const unsigned char *in, unsigned char *out,
+                                size_t elem)
+{
+    for (uint64_t r = 0; r < sp->instances; r++)
+        memcpy(out + (size_t)(r * sp->sb) * elem, in + (size_t)(r * sp->sa) * elem,
+               (size_t)sp->a * elem);
+}
+
+/* Copies one super-element, transposing it as an sa x sb tile if asked. */
+static void move_super(const clipt_stage_spec *sp, const unsigned char *src,
+                       unsigned char *dst, size_t elem)
+{
+    const size_t sa = (size_t)sp->sa, sb = (size_t)sp->sb;
+    if (!(sp->kind == CLIPT_STAGE_SHIFT100 && sa > 1 && sb > 1)) {
+        memcpy(dst, src, (size_t)sp->s * elem);
+        return;
+    }
+    for (size_t x = 0; x < sa; x++)
+        for (size_t y = 0; y < sb; y++)
+            memcpy(dst + (y * sa + x) * elem, src + (x * sb + y) * elem, elem);
+}
+
 void test_reference_stage(const clipt_stage_spec *sp, const unsigned char *in,
                           unsigned char *out, size_t elem)
 {
     const size_t a = (size_t)sp->a, b = (size_t)sp->b, s = (size_t)sp->s;
-    const int inner = sp->kind == CLIPT_STAGE_SHIFT100 && sp->sa > 1 && sp->sb > 1;
-    const size_t sa = (size_t)sp->sa, sb = (size_t)sp->sb;
+    if (is_move_rows(sp)) {
+        reference_move_rows(sp, in, out, elem);
+        return;
+    }
     for (size_t t = 0; t < sp->instances; t++)
         for (size_t i = 0; i < a; i++)
-            for (size_t j = 0; j < b; j++) {
-                const unsigned char *src = in + ((t * a + i) * b + j) * s * elem;
-                unsigned char *dst = out + ((t * b + j) * a + i) * s * elem;
-                if (!inner) {
-                    memcpy(dst, src, s * elem);
-                    continue;
-                }
-                for (size_t x = 0; x < sa; x++)
-                    for (size_t y = 0; y < sb; y++)
-                        memcpy(dst + (y * sa + x) * elem, src + (x * sb + y) * elem, elem);
-            }
+            for (size_t j = 0; j < b; j++)
+                move_super(sp, in + ((t * a + i) * b + j) * s * elem,
+                           out + ((t * b + j) * a + i) * s * elem, elem);
 }
 
-clipt_status test_run_stage(test_env *env, const clipt_stage_spec *sp,
-                            size_t elem, size_t offset, const clipt_tuning *tuning,
-                            size_t *mismatch)
+/* Mismatching bytes, counting inside the region only defined elements. */
+static size_t stage_mismatches(const clipt_stage_spec *sp, const unsigned char *got,
+                               const unsigned char *want, size_t total,
+                               size_t offset, size_t elem)
 {
-    clipt_stage st;
+    size_t bad = 0;
+    for (size_t i = 0; i < total; i++) {
+        size_t e = i / elem;
+        if (e >= offset && e - offset < test_stage_region(sp) &&
+            !test_stage_defined(sp, e - offset))
+            continue;
+        bad += got[i] != want[i];
+    }
+    return bad;
+}
+
+/* Enqueues a prepared stage on a copy of host and reads the result back
+ * into host. */
+static clipt_status execute_stage(test_env *env, const clipt_stage *st,
+                                  size_t offset, unsigned char *host, size_t total)
+{
     cl_mem buf = NULL, scratch = NULL;
     cl_event done = NULL;
-    size_t count = (size_t)(sp->instances * sp->a * sp->b * sp->s);
-    size_t total = (offset + count + 16) * elem;
-    unsigned char *host = malloc(total), *expect = malloc(total);
-    clipt_status s;
     cl_int err;
-    *mismatch = (size_t)-1;
-    memset(&st, 0, sizeof st);
-    if (!host || !expect) {
-        free(host);
-        free(expect);
-        return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    test_fill_pattern(host, total / elem, elem, count);
-    memcpy(expect, host, total);
-    test_reference_stage(sp, host + offset * elem, expect + offset * elem, elem);
-    s = clipt_stage_prepare(env->ctx, sp, elem, tuning ? tuning : &env->ctx->profile.tuning, &st);
-    if (s != CLIPT_SUCCESS)
-        goto done;
+    clipt_status s;
     buf = clCreateBuffer(env->cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                          total, host, &err);
     if (err == CL_SUCCESS)
         scratch = clCreateBuffer(env->cl.context, CL_MEM_READ_WRITE,
-                                 st.scratch_bytes ? st.scratch_bytes : 4, NULL, &err);
-    if (err != CL_SUCCESS) {
-        s = err;
-        goto done;
-    }
-    s = clipt_stage_enqueue(&st, env->cl.queue, buf, offset, scratch, 0, NULL, NULL, &done);
+                                 st->scratch_bytes ? st->scratch_bytes : 4, NULL, &err);
+    s = err;
     if (s == CL_SUCCESS)
-        s = clEnqueueReadBuffer(env->cl.queue, buf, CL_TRUE, 0, total, host, 1, &done, NULL);
-    if (s == CL_SUCCESS) {
-        *mismatch = 0;
-        for (size_t i = 0; i < total; i++)
-            *mismatch += host[i] != expect[i];
-    }
-done:
+        s = clipt_stage_enqueue(st, env->cl.queue, buf, offset, scratch, 0, NULL,
+                                NULL, &done);
+    if (s == CL_SUCCESS)
+        s = clEnqueueReadBuffer(env->cl.queue, buf, CL_TRUE, 0, total, host, 1,
+                                &done, NULL);
     if (done)
         clReleaseEvent(done);
     if (buf)
         clReleaseMemObject(buf);
     if (scratch)
         clReleaseMemObject(scratch);
+    return s;
+}
+
+clipt_status test_run_stage(test_env *env, const clipt_stage_spec *sp,
+                            size_t elem, size_t offset, const clipt_tuning *tuning,
+                            size_t *mismatch, clipt_stage_kind *kind_used)
+{
+    clipt_stage st;
+    size_t total = (offset + (size_t)test_stage_region(sp) + 16) * elem;
+    unsigned char *host = malloc(total), *expect = malloc(total);
+    clipt_status s = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+    *mismatch = (size_t)-1;
+    memset(&st, 0, sizeof st);
+    if (!host || !expect)
+        goto done;
+    test_fill_pattern(host, total / elem, elem, total);
+    memcpy(expect, host, total);
+    test_reference_stage(sp, host + offset * elem, expect + offset * elem, elem);
+    s = clipt_stage_prepare(env->ctx, sp, elem,
+                            tuning ? tuning : &env->ctx->profile.tuning, &st);
+    if (kind_used)
+        *kind_used = st.kind_used;
+    if (s == CLIPT_SUCCESS)
+        s = execute_stage(env, &st, offset, host, total);
+    if (s == CLIPT_SUCCESS)
+        *mismatch = stage_mismatches(sp, host, expect, total, offset, elem);
+done:
     clipt_stage_release(&st);
     free(host);
     free(expect);

@@ -1,12 +1,20 @@
-/* Helpers shared by the tests: device, patterns, CPU references. */
+/* Helpers shared by the tests: device, patterns, CPU references, checks.
+ * Every test program is a cmocka program; this header brings cmocka in. */
 #ifndef CLIPT_TEST_SUPPORT_H
 #define CLIPT_TEST_SUPPORT_H
 
 #include "clipt.h"
 #include "cl_select.h"
+#include "stages.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
+
+/* ---- device ------------------------------------------------------------ */
 
 /* Opens the device chosen by CLIPT_PLATFORM/CLIPT_DEVICE (GPU first, else
  * PoCL) and a clipt context on it; aborts the test program with a message
@@ -19,6 +27,23 @@ typedef struct test_env {
 void test_env_open(test_env *env);
 void test_env_close(test_env *env);
 
+/* cmocka group setup/teardown: *state becomes an opened test_env. */
+int test_group_open(void **state);
+int test_group_close(void **state);
+#define TEST_ENV(state) ((test_env *)*(state))
+
+/* A new clipt context on env's device whose profile claims only
+ * `local_mem_bytes` of local memory (as a GPU would have), so that small
+ * shapes take the plans and fallbacks of large ones.  Test-only: it writes
+ * the library's internal profile. */
+clipt_context test_context_limited(test_env *env, cl_ulong local_mem_bytes);
+
+/* ---- data ---------------------------------------------------------------- */
+
+/* A small deterministic PRNG (splitmix64), and a value in [lo, hi]. */
+uint64_t test_rand(uint64_t *state);
+size_t test_rand_range(uint64_t *state, size_t lo, size_t hi);
+
 /* Deterministic bytes that differ for every element index and byte, so any
  * misplaced element shows. */
 void test_fill_pattern(unsigned char *data, size_t count, size_t elem, uint64_t seed);
@@ -27,31 +52,69 @@ void test_fill_pattern(unsigned char *data, size_t count, size_t elem, uint64_t 
 void test_reference_transpose(const unsigned char *in, unsigned char *out,
                               size_t rows, size_t cols, size_t elem);
 
+/* ---- buffers and checks ------------------------------------------------- */
+
+/* Fails the current test, naming both statuses, when got != want. */
+#define assert_status(got, want)                                               \
+    test_assert_status_((got), (want), #got, __FILE__, __LINE__)
+void test_assert_status_(clipt_status got, clipt_status want, const char *expr,
+                         const char *file, int line);
+
+/* A buffer of `bytes` (with `flags`) holding test_fill_pattern(seed); *host
+ * (if not NULL) receives a malloc'ed copy of its contents.  Fails the test
+ * if it cannot be made. */
+cl_mem test_pattern_buffer(test_env *env, cl_mem_flags flags, size_t bytes,
+                           uint64_t seed, unsigned char **host);
+
+/* Blocking read of `bytes` of buf on env's queue into a new malloc'ed array,
+ * after the given events. */
+unsigned char *test_read_back(test_env *env, cl_mem buf, size_t bytes,
+                              cl_uint num_wait, const cl_event *wait);
+
+/* Fails the test (with `what`, the first differing byte and the count) when
+ * buf's first `bytes` bytes differ from want. */
+void test_expect_buffer(test_env *env, cl_mem buf, const unsigned char *want,
+                        size_t bytes, const char *what);
+
+/* Bytes that differ between a and b in [0, n); *first gets the index of the
+ * first (n if none). */
+size_t test_mismatches(const unsigned char *a, const unsigned char *b, size_t n,
+                       size_t *first);
+
+/* ---- whole transpositions ---------------------------------------------- */
+
 /* Runs `opts` (NULL = defaults) on a rows x cols matrix at byte offset
- * `offset` in a buffer that has `slack` extra bytes beyond the plan's
- * buffer size, and compares the result with the reference byte for byte,
- * also checking that the bytes before the offset are untouched.  Returns
+ * `offset` in a buffer that has 64 extra bytes beyond the plan's buffer
+ * size, and compares the result with the reference byte for byte, also
+ * checking that the bytes before the offset are untouched.  Returns
  * CLIPT_SUCCESS and sets *mismatch (0 = exact).  On a clipt error returns
- * it. */
+ * it.  describe (if not NULL) receives clipt_plan_describe's text. */
 clipt_status test_run_transpose(test_env *env, size_t rows, size_t cols,
                                 size_t elem, size_t offset,
                                 const clipt_plan_options *opts,
                                 size_t *mismatch, char *describe, size_t dlen);
 
-/* A small deterministic PRNG (splitmix64). */
-uint64_t test_rand(uint64_t *state);
+/* ---- single stages ------------------------------------------------------ */
 
-#endif
+/* Elements of the region a stage works on (see clipt_stage_spec). */
+uint64_t test_stage_region(const clipt_stage_spec *sp);
 
-#include "stages.h"
+/* Whether element k of the region has a defined value after the stage (the
+ * gaps PAD opens and the tail UNPAD leaves hold anything). */
+int test_stage_defined(const clipt_stage_spec *sp, uint64_t k);
 
-/* CPU reference of one elementary transposition (see clipt_stage_spec). */
+/* CPU reference of one elementary transposition (see clipt_stage_spec):
+ * writes every defined element of out (which holds a copy of in). */
 void test_reference_stage(const clipt_stage_spec *sp, const unsigned char *in,
                           unsigned char *out, size_t elem);
 
-/* Prepares and runs one stage on a random region at element offset
- * `offset`, compares it with test_reference_stage; returns the number of
- * mismatching bytes in *mismatch. */
+/* Prepares and runs one stage on a pattern region at element offset
+ * `offset`, compares it with test_reference_stage (and the bytes around the
+ * region with what was there); returns the number of mismatching bytes in
+ * *mismatch.  tuning NULL = the context's.  kind_used (if not NULL)
+ * receives the kernel family the stage was prepared as. */
 clipt_status test_run_stage(test_env *env, const clipt_stage_spec *sp,
                             size_t elem, size_t offset, const clipt_tuning *tuning,
-                            size_t *mismatch);
+                            size_t *mismatch, clipt_stage_kind *kind_used);
+
+#endif

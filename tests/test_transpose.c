@@ -1,0 +1,585 @@
+/* Whole plans, bit-exact against the CPU reference, and the enqueue
+ * contract: wait lists, out-of-order queues, repeated enqueues, events,
+ * describe, profile and the one-shot call. */
+#define _POSIX_C_SOURCE 200809L
+#include "support.h"
+#include "plan.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Element sizes are distinct bits: a shape's `elems` mask lists its sizes. */
+#define ALL_ELEMS (1 | 2 | 4 | 8 | 16)
+static const size_t elem_sizes[] = {1, 2, 4, 8, 16};
+
+static const clipt_sequence three_stage[] = {
+    CLIPT_SEQUENCE_AUTO, CLIPT_SEQUENCE_3_1, CLIPT_SEQUENCE_3_2};
+static const clipt_sequence every_sequence[] = {
+    CLIPT_SEQUENCE_AUTO, CLIPT_SEQUENCE_1,   CLIPT_SEQUENCE_2_1,
+    CLIPT_SEQUENCE_2_2,  CLIPT_SEQUENCE_3_1, CLIPT_SEQUENCE_3_2,
+    CLIPT_SEQUENCE_4_1,  CLIPT_SEQUENCE_4_2, CLIPT_SEQUENCE_4_3};
+static const clipt_sequence other_sequences[] = {
+    CLIPT_SEQUENCE_1,   CLIPT_SEQUENCE_2_1, CLIPT_SEQUENCE_2_2,
+    CLIPT_SEQUENCE_4_1, CLIPT_SEQUENCE_4_2, CLIPT_SEQUENCE_4_3};
+
+typedef struct shape {
+    size_t rows, cols;
+    unsigned elems;
+} shape;
+
+static const char *sequence_text(clipt_sequence s)
+{
+    return s == CLIPT_SEQUENCE_AUTO ? "AUTO" : clipt_sequence_name(s);
+}
+
+/* Runs one case and fails, with the plan's description, unless exact. */
+static void run_case(test_env *env, size_t rows, size_t cols, size_t elem,
+                     size_t offset, const clipt_plan_options *opts)
+{
+    static char describe[16384];
+    size_t bad = 0;
+    clipt_status s;
+    describe[0] = '\0';
+    if (getenv("CLIPT_TEST_VERBOSE"))
+        print_message("%zu x %zu, %zu-byte elements at %zu, sequence %s\n", rows, cols,
+                      elem, offset,
+                      sequence_text(opts ? opts->sequence : CLIPT_SEQUENCE_AUTO));
+    s = test_run_transpose(env, rows, cols, elem, offset, opts, &bad, describe,
+                           sizeof describe);
+    if (s != CLIPT_SUCCESS || bad != 0)
+        fail_msg("%zu x %zu, %zu-byte elements at byte offset %zu, sequence %s: "
+                 "%s, %zu bytes wrong\n%s", rows, cols, elem, offset,
+                 sequence_text(opts ? opts->sequence : CLIPT_SEQUENCE_AUTO),
+                 clipt_status_string(s), bad, describe);
+}
+
+static void run_sequence(test_env *env, size_t rows, size_t cols, size_t elem,
+                         size_t offset, clipt_sequence seq)
+{
+    clipt_plan_options o;
+    clipt_plan_options_init(&o);
+    o.sequence = seq;
+    run_case(env, rows, cols, elem, offset, &o);
+}
+
+/* Every listed element size of `sh` with each sequence of `seqs`; the
+ * offset changes with the sequence so that each size runs at several. */
+static void run_shape(test_env *env, const shape *sh, const clipt_sequence *seqs,
+                      size_t nseqs)
+{
+    for (size_t e = 0; e < COUNT(elem_sizes); e++) {
+        if (!(sh->elems & elem_sizes[e]))
+            continue;
+        for (size_t q = 0; q < nseqs; q++)
+            run_sequence(env, sh->rows, sh->cols, elem_sizes[e],
+                         elem_sizes[e] * ((q * 7 + e) % 5), seqs[q]);
+    }
+}
+
+/* ---- shapes ------------------------------------------------------------------ */
+
+static const shape small_shapes[] = {
+    {1, 1, ALL_ELEMS},   {1, 7, ALL_ELEMS},    {7, 1, ALL_ELEMS},
+    {2, 3, ALL_ELEMS},   {5, 3, ALL_ELEMS},    {3, 5, ALL_ELEMS},
+    {64, 64, ALL_ELEMS}, {97, 89, ALL_ELEMS},  {17, 4099, ALL_ELEMS},
+    {4099, 17, ALL_ELEMS}};
+
+/* The big shapes take a few element sizes each: every size still runs on
+ * several shapes, and the suite stays quick on a small CPU. */
+static const shape big_shapes[] = {
+    {1000, 999, 1 | 4 | 16}, {256, 4096, 2 | 8}, {4096, 256, 1 | 4},
+    {1800, 7200, 4},         {7200, 1800, 2}};
+
+static void test_small_shapes(void **state)
+{
+    for (size_t i = 0; i < COUNT(small_shapes); i++)
+        run_shape(TEST_ENV(state), &small_shapes[i], three_stage, COUNT(three_stage));
+}
+
+static void test_big_shapes(void **state)
+{
+    for (size_t i = 0; i < COUNT(big_shapes); i++)
+        run_shape(TEST_ENV(state), &big_shapes[i], three_stage, COUNT(three_stage));
+}
+
+/* 50 random shapes up to 2000 x 2000 (fixed seed), each element size in
+ * turn, at varying offsets, by AUTO, 3.1 and 3.2. */
+static void test_random_shapes(void **state)
+{
+    uint64_t seed = 20161;
+    for (size_t i = 0; i < 50; i++) {
+        size_t rows = test_rand_range(&seed, 1, 2000);
+        size_t cols = test_rand_range(&seed, 1, 2000);
+        size_t elem = elem_sizes[i % COUNT(elem_sizes)];
+        for (size_t q = 0; q < COUNT(three_stage); q++)
+            run_sequence(TEST_ENV(state), rows, cols, elem, elem * ((i + q) % 4),
+                         three_stage[q]);
+    }
+}
+
+static const shape sequence_shapes[] = {
+    {2, 3, ALL_ELEMS},     {5, 3, ALL_ELEMS},     {64, 64, ALL_ELEMS},
+    {97, 89, ALL_ELEMS},   {120, 200, 1 | 4 | 16}, {333, 64, 2 | 8},
+    {17, 4099, 1 | 8},     {640, 480, 4}};
+
+/* Sequences 1, 2.1, 2.2, 4.1, 4.2 and 4.3 forced. */
+static void test_other_sequences(void **state)
+{
+    for (size_t i = 0; i < COUNT(sequence_shapes); i++)
+        run_shape(TEST_ENV(state), &sequence_shapes[i], other_sequences,
+                  COUNT(other_sequences));
+}
+
+/* With the local memory of a GPU (48 KiB), plans tile, pad and fall back
+ * as they would there: every sequence on shapes that then need it. */
+static void test_gpu_like_local_memory(void **state)
+{
+    static const shape shapes[] = {
+        {97, 89, 4 | 16},     {1000, 999, 1 | 8}, {17, 4099, 2},
+        {4099, 17, 4},        {256, 4096, 4},     {1201, 1103, 16},
+        {700, 1500, 1}};
+    test_env gpu = *TEST_ENV(state);
+    gpu.ctx = test_context_limited(TEST_ENV(state), 48 * 1024);
+    for (size_t i = 0; i < COUNT(shapes); i++)
+        run_shape(&gpu, &shapes[i], every_sequence, COUNT(every_sequence));
+    clipt_context_release(gpu.ctx);
+}
+
+/* Tile rules, padding policy, forced factors and tuning overrides. */
+static void test_plan_options(void **state)
+{
+    static const shape shapes[] = {{360, 840, 4}, {1000, 999, 2}, {97, 4099, 8}};
+    clipt_plan_options o[9];
+    for (size_t k = 0; k < COUNT(o); k++)
+        clipt_plan_options_init(&o[k]);
+    o[0].tile_rule = CLIPT_TILE_RULE_ALG1;
+    o[1].tile_rule = CLIPT_TILE_RULE_ALG2;
+    o[2].padding = CLIPT_PADDING_NONE;
+    o[3].min_super = 2;
+    o[4].tile_m = 1; /* the factor of rows pinned, the other chosen */
+    o[4].sequence = CLIPT_SEQUENCE_3_2;
+    o[5].wg_010 = 16; /* 2..15 hang in padding: see test_known_bugs.c */
+    o[5].wg_100 = 5;
+    o[5].sequence = CLIPT_SEQUENCE_3_1;
+    o[6].simd_100 = 2;
+    o[6].wg_100 = 6;
+    o[6].sequence = CLIPT_SEQUENCE_4_3;
+    o[7].pttwac_spread = 32;
+    o[7].pttwac_pad = 5;
+    o[7].tile_rule = CLIPT_TILE_RULE_ALG5;
+    o[8].tile_n = 1;
+    o[8].sequence = CLIPT_SEQUENCE_4_1;
+    for (size_t i = 0; i < COUNT(shapes); i++)
+        for (size_t k = 0; k < COUNT(o); k++)
+            run_case(TEST_ENV(state), shapes[i].rows, shapes[i].cols,
+                     shapes[i].elems, shapes[i].elems * k, &o[k]);
+}
+
+/* Forced factors that divide the dimensions, sequence by sequence. */
+static void test_forced_tiles(void **state)
+{
+    static const size_t tiles[][2] = {{8, 12}, {96, 1}, {1, 120}, {3, 5}, {96, 120}};
+    clipt_plan_options o;
+    clipt_plan_options_init(&o);
+    for (size_t t = 0; t < COUNT(tiles); t++)
+        for (size_t q = 0; q < COUNT(every_sequence); q++) {
+            o.tile_m = tiles[t][0];
+            o.tile_n = tiles[t][1];
+            o.sequence = every_sequence[q];
+            run_case(TEST_ENV(state), 96, 120, elem_sizes[(t + q) % 5], 0, &o);
+        }
+}
+
+/* ---- enqueue contract ---------------------------------------------------------- */
+
+/* An out-of-order profiling queue on env's device, or NULL after printing
+ * why the device has none. */
+static cl_command_queue out_of_order_queue(test_env *env)
+{
+    cl_command_queue_properties props = 0;
+    cl_int err;
+    cl_command_queue q;
+    assert_status(clGetDeviceInfo(env->cl.device, CL_DEVICE_QUEUE_PROPERTIES,
+                                  sizeof props, &props, NULL), CL_SUCCESS);
+    if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+        print_message("skipped: %s has no out-of-order queues\n", env->cl.device_name);
+        return NULL;
+    }
+    q = clCreateCommandQueue(env->cl.context, env->cl.device,
+                             CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                 CL_QUEUE_PROFILING_ENABLE, &err);
+    assert_status(err, CL_SUCCESS);
+    return q;
+}
+
+static cl_int event_status(cl_event e)
+{
+    cl_int st = -12345;
+    assert_status(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st,
+                                 &st, NULL), CL_SUCCESS);
+    return st;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+/* A plan and a pattern matrix to run it on, with the expected result. */
+typedef struct fixture {
+    clipt_plan plan;
+    cl_mem buf;
+    size_t rows, cols, elem, bytes;
+    unsigned char *before, *after;
+} fixture;
+
+/* Tiles are forced (tile x tile) so that every sequence has several stages. */
+static void fixture_open(test_env *env, fixture *f, size_t rows, size_t cols,
+                         size_t elem, clipt_sequence seq, size_t tile)
+{
+    clipt_plan_options o;
+    clipt_plan_options_init(&o);
+    o.sequence = seq;
+    o.tile_m = o.tile_n = tile;
+    f->rows = rows, f->cols = cols, f->elem = elem;
+    assert_status(clipt_plan_create(env->ctx, rows, cols, elem, &o, &f->plan),
+                  CLIPT_SUCCESS);
+    f->bytes = clipt_plan_buffer_size(f->plan);
+    assert_int_equal(f->bytes, rows * cols * elem); /* forced tiles: no padding */
+    f->buf = test_pattern_buffer(env, CL_MEM_READ_WRITE, f->bytes, rows + cols, &f->before);
+    f->after = malloc(f->bytes);
+    assert_non_null(f->after);
+    test_reference_transpose(f->before, f->after, rows, cols, elem);
+}
+
+static void fixture_close(fixture *f)
+{
+    clipt_plan_release(f->plan);
+    clReleaseMemObject(f->buf);
+    free(f->before);
+    free(f->after);
+}
+
+/* The transposition waits for a user event in its wait list, on an
+ * out-of-order queue, and its event completes once it has run. */
+static void test_out_of_order_user_event(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    cl_command_queue q = out_of_order_queue(env);
+    fixture f;
+    cl_event user, done = NULL;
+    cl_int err;
+    if (!q)
+        skip();
+    fixture_open(env, &f, 300, 500, 4, CLIPT_SEQUENCE_3_1, 20);
+    user = clCreateUserEvent(env->cl.context, &err);
+    assert_status(err, CL_SUCCESS);
+    assert_status(clipt_enqueue(f.plan, q, f.buf, 0, 1, &user, &done), CLIPT_SUCCESS);
+    assert_non_null(done);
+    assert_status(clFlush(q), CL_SUCCESS);
+    sleep_ms(200);
+    if (event_status(done) <= CL_RUNNING)
+        fail_msg("the transposition ran before its wait list completed (status %d)",
+                 event_status(done));
+    assert_status(clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+    assert_status(clWaitForEvents(1, &done), CL_SUCCESS);
+    assert_int_equal(event_status(done), CL_COMPLETE);
+    {
+        unsigned char *got = malloc(f.bytes);
+        size_t first;
+        assert_non_null(got);
+        assert_status(clEnqueueReadBuffer(q, f.buf, CL_TRUE, 0, f.bytes, got, 1,
+                                          &done, NULL), CL_SUCCESS);
+        assert_int_equal(test_mismatches(got, f.after, f.bytes, &first), 0);
+        free(got);
+    }
+    clReleaseEvent(done);
+    clReleaseEvent(user);
+    fixture_close(&f);
+    clReleaseCommandQueue(q);
+}
+
+/* Two enqueues of one plan of a square matrix, back to back with no wait
+ * list: the plan orders them itself, so the matrix comes back unchanged. */
+static void back_to_back(test_env *env, cl_command_queue q, clipt_sequence seq)
+{
+    fixture f;
+    cl_event first = NULL, second = NULL;
+    fixture_open(env, &f, 384, 384, 8, seq, 16);
+    assert_status(clipt_enqueue(f.plan, q, f.buf, 0, 0, NULL, &first), CLIPT_SUCCESS);
+    assert_status(clipt_enqueue(f.plan, q, f.buf, 0, 0, NULL, &second), CLIPT_SUCCESS);
+    assert_status(clWaitForEvents(1, &second), CL_SUCCESS);
+    assert_int_equal(event_status(first), CL_COMPLETE);
+    assert_int_equal(event_status(second), CL_COMPLETE);
+    test_expect_buffer(env, f.buf, f.before, f.bytes, "transposed twice");
+    /* and once more: the transpose */
+    clReleaseEvent(first);
+    assert_status(clipt_enqueue(f.plan, q, f.buf, 0, 1, &second, &first), CLIPT_SUCCESS);
+    assert_status(clWaitForEvents(1, &first), CL_SUCCESS);
+    test_expect_buffer(env, f.buf, f.after, f.bytes, "transposed three times");
+    clReleaseEvent(first);
+    clReleaseEvent(second);
+    fixture_close(&f);
+}
+
+static void test_back_to_back(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    static const clipt_sequence seqs[] = {CLIPT_SEQUENCE_AUTO, CLIPT_SEQUENCE_3_2,
+                                          CLIPT_SEQUENCE_4_3, CLIPT_SEQUENCE_1};
+    cl_command_queue ooo = out_of_order_queue(env);
+    for (size_t i = 0; i < COUNT(seqs); i++) {
+        back_to_back(env, env->cl.queue, seqs[i]);
+        if (ooo)
+            back_to_back(env, ooo, seqs[i]);
+    }
+    if (ooo)
+        clReleaseCommandQueue(ooo);
+}
+
+/* Several threads enqueue the same plan at once: an even number of
+ * transpositions of a square matrix gives it back. */
+typedef struct thread_job {
+    clipt_plan plan;
+    cl_command_queue queue;
+    cl_mem buf;
+    clipt_status status;
+    cl_event last;
+} thread_job;
+
+static void *enqueue_three(void *arg)
+{
+    thread_job *job = arg;
+    for (int i = 0; i < 3 && job->status == CLIPT_SUCCESS; i++) {
+        if (job->last)
+            clReleaseEvent(job->last);
+        job->status = clipt_enqueue(job->plan, job->queue, job->buf, 0, 0, NULL,
+                                    &job->last);
+    }
+    return NULL;
+}
+
+static void test_threads_share_plan(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    cl_command_queue ooo = out_of_order_queue(env);
+    thread_job jobs[2];
+    pthread_t threads[2];
+    fixture f;
+    fixture_open(env, &f, 256, 256, 4, CLIPT_SEQUENCE_3_2, 16);
+    for (int i = 0; i < 2; i++) {
+        thread_job j = {f.plan, i == 1 && ooo ? ooo : env->cl.queue, f.buf,
+                        CLIPT_SUCCESS, NULL};
+        jobs[i] = j;
+        assert_int_equal(pthread_create(&threads[i], NULL, enqueue_three, &jobs[i]), 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(pthread_join(threads[i], NULL), 0);
+        assert_status(jobs[i].status, CLIPT_SUCCESS);
+        assert_status(clWaitForEvents(1, &jobs[i].last), CL_SUCCESS);
+        clReleaseEvent(jobs[i].last);
+    }
+    test_expect_buffer(env, f.buf, f.before, f.bytes, "transposed six times");
+    fixture_close(&f);
+    if (ooo)
+        clReleaseCommandQueue(ooo);
+}
+
+/* Releasing the plan and its context right after the enqueue is allowed:
+ * the commands keep what they need.  No event is asked for here. */
+static void test_release_while_running(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_context c;
+    fixture f;
+    assert_status(clipt_context_create(env->cl.context, env->cl.device, &c), CLIPT_SUCCESS);
+    {
+        test_env own = *env;
+        own.ctx = c;
+        fixture_open(&own, &f, 300, 500, 2, CLIPT_SEQUENCE_4_2, 20);
+    }
+    clipt_context_release(c); /* the plan holds its own reference */
+    assert_status(clipt_enqueue(f.plan, env->cl.queue, f.buf, 0, 0, NULL, NULL),
+                  CLIPT_SUCCESS);
+    clipt_plan_release(f.plan);
+    f.plan = NULL;
+    assert_status(clFinish(env->cl.queue), CL_SUCCESS);
+    test_expect_buffer(env, f.buf, f.after, f.bytes, "plan released while running");
+    fixture_close(&f);
+}
+
+/* ---- describe, profile, one-shot ------------------------------------------------ */
+
+static void expect_text(const char *text, const char *want)
+{
+    if (!strstr(text, want))
+        fail_msg("plan description lacks \"%s\":\n%s", want, text);
+}
+
+static void test_describe(void **state)
+{
+    static const char *const wanted[] = {
+        "96 x 120", "4-byte", "sequence: 3.2", "m=8", "n=12",
+        "padded shape: 96 x 120", "stage 1: 0100!", "stage 2: 0010!",
+        "stage 3: 100!"};
+    char text[8192];
+    clipt_plan p;
+    clipt_plan_options o;
+    clipt_plan_options_init(&o);
+    o.sequence = CLIPT_SEQUENCE_3_2;
+    o.tile_m = 8;
+    o.tile_n = 12;
+    assert_status(clipt_plan_create(TEST_ENV(state)->ctx, 96, 120, 4, &o, &p),
+                  CLIPT_SUCCESS);
+    assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
+    for (size_t i = 0; i < COUNT(wanted); i++)
+        expect_text(text, wanted[i]);
+    if (strstr(text, "stage 4:"))
+        fail_msg("sequence 3.2 has three stages here:\n%s", text);
+    clipt_plan_release(p);
+}
+
+/* The first of a few prime-sided candidates that the plan pads. */
+static clipt_plan padded_plan(test_env *env)
+{
+    static const struct { size_t rows, cols; clipt_sequence seq; } candidates[] = {
+        {17, 4099, CLIPT_SEQUENCE_3_1}, {4099, 4099, CLIPT_SEQUENCE_3_2},
+        {4099, 17, CLIPT_SEQUENCE_3_2}, {1201, 1103, CLIPT_SEQUENCE_AUTO},
+        {9973, 9967, CLIPT_SEQUENCE_3_1}};
+    for (size_t i = 0; i < COUNT(candidates); i++) {
+        clipt_plan p;
+        clipt_plan_options o;
+        clipt_plan_options_init(&o);
+        o.sequence = candidates[i].seq;
+        assert_status(clipt_plan_create(env->ctx, candidates[i].rows,
+                                        candidates[i].cols, 1, &o, &p), CLIPT_SUCCESS);
+        if (p->prows != p->rows || p->pcols != p->cols)
+            return p;
+        clipt_plan_release(p);
+    }
+    return NULL;
+}
+
+/* describe shows the padded shape, and the pad (extra columns) and unpad
+ * (extra rows) stages around the sequence when they are needed. */
+static void test_describe_padding(void **state)
+{
+    char text[8192], want[128];
+    clipt_plan p = padded_plan(TEST_ENV(state));
+    if (!p) {
+        print_message("skipped: no candidate shape is padded on this device\n");
+        skip();
+    }
+    assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
+    snprintf(want, sizeof want, "shape: %zu x %zu", p->rows, p->cols);
+    expect_text(text, want);
+    snprintf(want, sizeof want, "padded shape: %zu x %zu\n", p->prows, p->pcols);
+    expect_text(text, want);
+    if (p->pcols != p->cols)
+        expect_text(text, "stage 1: pad");
+    if (p->prows != p->rows)
+        expect_text(text, ": unpad");
+    assert_int_equal(clipt_plan_buffer_size(p), p->prows * p->pcols);
+    clipt_plan_release(p);
+}
+
+static void test_profile(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    fixture f;
+    cl_event done;
+    double total = 0, stages[8] = {0}, sum = 0, one[2] = {0, -1};
+    unsigned n = 0;
+    fixture_open(env, &f, 512, 384, 4, CLIPT_SEQUENCE_3_2, 32);
+    assert_status(clipt_enqueue(f.plan, env->cl.queue, f.buf, 0, 0, NULL, &done),
+                  CLIPT_SUCCESS);
+    assert_status(clWaitForEvents(1, &done), CL_SUCCESS);
+    assert_status(clipt_plan_profile(f.plan, &total, stages, 8, &n), CLIPT_SUCCESS);
+    assert_int_equal(n, 3);
+    for (unsigned i = 0; i < n; i++) {
+        if (!(stages[i] > 0))
+            fail_msg("stage %u took %g s", i, stages[i]);
+        sum += stages[i];
+    }
+    if (!(total > 0) || sum > total * (1 + 1e-9))
+        fail_msg("total %g s, stages add up to %g s", total, sum);
+    /* fewer slots than stages: only those are written */
+    assert_status(clipt_plan_profile(f.plan, NULL, one, 1, NULL), CLIPT_SUCCESS);
+    assert_true(one[0] > 0 && one[1] == -1);
+    test_expect_buffer(env, f.buf, f.after, f.bytes, "profiled run");
+    clReleaseEvent(done);
+    fixture_close(&f);
+}
+
+/* A single row has no stage to time, but its enqueue still has one. */
+static void test_profile_no_stages(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    fixture f;
+    cl_event done;
+    double total = -1;
+    unsigned n = 99;
+    fixture_open(env, &f, 1, 1000, 8, CLIPT_SEQUENCE_AUTO, 0);
+    assert_status(clipt_enqueue(f.plan, env->cl.queue, f.buf, 0, 0, NULL, &done),
+                  CLIPT_SUCCESS);
+    assert_status(clWaitForEvents(1, &done), CL_SUCCESS);
+    assert_status(clipt_plan_profile(f.plan, &total, NULL, 0, &n), CLIPT_SUCCESS);
+    assert_int_equal(n, 0);
+    assert_true(total >= 0);
+    test_expect_buffer(env, f.buf, f.after, f.bytes, "a single row");
+    clReleaseEvent(done);
+    fixture_close(&f);
+}
+
+/* clipt_transpose needs no room beyond rows*cols*elem_size, even where a
+ * plan would pad. */
+static void test_one_shot(void **state)
+{
+    static const size_t cases[][4] = { /* rows, cols, elem, offset */
+        {4099, 17, 4, 8}, {64, 64, 16, 0}, {1, 9, 2, 2}, {300, 200, 1, 5}};
+    test_env *env = TEST_ENV(state);
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        const size_t rows = cases[i][0], cols = cases[i][1], elem = cases[i][2];
+        const size_t offset = cases[i][3], total = offset + rows * cols * elem;
+        unsigned char *before, *want = malloc(total);
+        cl_mem buf = test_pattern_buffer(env, CL_MEM_READ_WRITE, total, i, &before);
+        assert_non_null(want);
+        memcpy(want, before, total);
+        test_reference_transpose(before + offset, want + offset, rows, cols, elem);
+        assert_status(clipt_transpose(env->cl.queue, buf, offset, rows, cols, elem),
+                      CLIPT_SUCCESS);
+        test_expect_buffer(env, buf, want, total, "clipt_transpose");
+        clReleaseMemObject(buf);
+        free(before);
+        free(want);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_describe),
+        cmocka_unit_test(test_describe_padding),
+        cmocka_unit_test(test_profile),
+        cmocka_unit_test(test_profile_no_stages),
+        cmocka_unit_test(test_one_shot),
+        cmocka_unit_test(test_out_of_order_user_event),
+        cmocka_unit_test(test_back_to_back),
+        cmocka_unit_test(test_threads_share_plan),
+        cmocka_unit_test(test_release_while_running),
+        cmocka_unit_test(test_small_shapes),
+        cmocka_unit_test(test_other_sequences),
+        cmocka_unit_test(test_forced_tiles),
+        cmocka_unit_test(test_plan_options),
+        cmocka_unit_test(test_gpu_like_local_memory),
+        cmocka_unit_test(test_random_shapes),
+        cmocka_unit_test(test_big_shapes),
+    };
+    return cmocka_run_group_tests(tests, test_group_open, test_group_close);
+}
