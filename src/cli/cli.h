@@ -29,6 +29,7 @@ typedef struct cli_command {
 
 extern const cli_command cli_cmd_run;
 extern const cli_command cli_cmd_info;
+extern const cli_command cli_cmd_bench;
 
 /* ---- options ---------------------------------------------------------- */
 
@@ -66,6 +67,8 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 const char *cli_parse_positive_size(const char *text, void *size_t_target);
 const char *cli_parse_elem_size(const char *text, void *size_t_target);
 const char *cli_parse_sequence(const char *text, void *sequence_target);
+/* Stores the (non-empty) text itself: target is a const char *. */
+const char *cli_parse_text(const char *text, void *string_target);
 
 /* ---- device session --------------------------------------------------- */
 

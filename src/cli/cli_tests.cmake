@@ -1,5 +1,6 @@
 # Checks of the clipt tool's exit statuses and output, run by ctest as
-#   cmake -DCLIPT=<path to clipt> -DGROUP=<usage|sequences> -P cli_tests.cmake
+#   cmake -DCLIPT=<path to clipt> -DGROUP=<usage|sequences|bench>
+#         [-DOUTDIR=<writable directory>] -P cli_tests.cmake
 # Each case runs the tool once and compares its exit status (and, where
 # given, a regular expression on its stdout+stderr).
 
@@ -49,6 +50,55 @@ elseif(GROUP STREQUAL "sequences")
   expect(0 "verified: +yes" run --rows 1 --cols 1000)
   expect(0 "verified: +yes" run --rows 1000 --cols 1)
   expect(0 "sequence: .*stage 1:.*verified: +yes" run --rows 64 --cols 48 --describe)
+elseif(GROUP STREQUAL "bench")
+  if(NOT OUTDIR)
+    set(OUTDIR "${CMAKE_CURRENT_BINARY_DIR}")
+  endif()
+  set(num "[0-9]+\\.[0-9]+")
+  set(summary "median ${num} GB/s  p10 ${num}  p90 ${num}  copy ${num} GB/s  median/copy ${num} %  verified")
+  set(ratio_line "ratio median ${num} %  p10 ${num} %  p90 ${num} %")
+  # seed 1 gives the same shapes on every machine (splitmix64)
+  expect(0 "407 x 300 .*504 x 580 .*382 x 596 .*${summary} 3/3\n${ratio_line}"
+         bench --random general --count 3 --seed 1 --repeat 1 --max-dim 600)
+  # skinny: both orientations, short side in [2, 32]
+  expect(0 "[0-9]+ x ([2-9]|[12][0-9]|3[0-2])  .*\n([2-9]|[12][0-9]|3[0-2]) x [0-9]+  .*${summary} 4/4"
+         bench --random skinny --count 4 --max-dim 5000 --repeat 1)
+  expect(0 "auto/best [0-9.]+ % .*${summary} 2/2\n${ratio_line}\nauto/best median ${num} %"
+         bench --random general --brute-force --count 2 --max-dim 200 --repeat 1)
+  expect(0 "\\(device [0-9.]+ ms\\).*mode single: .*${summary} 2/2"
+         bench --random general --mode single --count 2 --max-dim 300 --repeat 2)
+  # the CSV: its header, then exactly one row per shape
+  set(csv "${OUTDIR}/bench_test.csv")
+  file(REMOVE "${csv}")
+  expect(0 "${summary} 2/2" bench --random general --count 2 --seed 7 --max-dim 400
+         --repeat 2 --csv ${csv})
+  set(header "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,best_verified")
+  set(row "[0-9]+,[0-9]+,4,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,")
+  if(NOT EXISTS "${csv}")
+    message(SEND_ERROR "clipt bench --csv wrote no ${csv}")
+  else()
+    file(READ "${csv}" content)
+    if(NOT content MATCHES "^${header}\n${row}\n${row}\n$")
+      message(SEND_ERROR "${csv} is not a header and two rows:\n${content}")
+    else()
+      message(STATUS "ok: ${csv} has the header and two rows")
+    endif()
+  endif()
+  # a shapes file: comments, blank lines; a single row is skipped
+  file(WRITE "${OUTDIR}/bench_shapes.txt" "# rows cols\n64 48\n\n  100 60   # comment\n1 50\n")
+  expect(0 "2 shapes measured, 1 skipped, 0 failed\n${summary} 2/2"
+         bench --shapes ${OUTDIR}/bench_shapes.txt --repeat 1)
+  # --png never fails the bench: a picture, or one line saying why not
+  expect(0 "png: " bench --random general --count 3 --max-dim 300 --repeat 1
+         --png ${OUTDIR}/bench_test.png)
+  # usage errors
+  expect(2 "give --shapes FILE or --random" bench)
+  expect(2 "expected general or skinny" bench --random normal)
+  expect(2 "exclude each other" bench --random general --shapes ${OUTDIR}/bench_shapes.txt)
+  file(WRITE "${OUTDIR}/bench_bad.txt" "64 48\n12 x\n")
+  expect(2 "bench_bad.txt:2: expected" bench --shapes ${OUTDIR}/bench_bad.txt)
+  expect(2 "expected repeated or single" bench --random general --mode twice)
+  expect(0 "median/copy.*--brute-limit N" bench --help)
 else()
   message(FATAL_ERROR "unknown GROUP '${GROUP}'")
 endif()

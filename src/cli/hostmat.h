@@ -12,6 +12,10 @@
  * low bytes of the same values. */
 void hostmat_fill(unsigned char *data, size_t count, size_t elem);
 
+/* The same pattern for elements first .. first+count-1 only, written to
+ * data[0 .. count*elem): a buffer can be extended without refilling it. */
+void hostmat_fill_range(unsigned char *data, size_t first, size_t count, size_t elem);
+
 /* out = transpose of the row-major rows x cols matrix `in` (out of place). */
 void hostmat_transpose(const unsigned char *in, unsigned char *out,
                        size_t rows, size_t cols, size_t elem);
@@ -20,5 +24,15 @@ void hostmat_transpose(const unsigned char *in, unsigned char *out,
  * NULL and something differs) receives the index of the first one. */
 size_t hostmat_compare(const unsigned char *got, const unsigned char *want,
                        size_t count, size_t elem, size_t *first);
+
+/* Number of elements of `got` (cols x rows) that differ from the transpose
+ * of `orig` (rows x cols), compared bit for bit in cache blocks without
+ * materialising the transpose; the blocks are split over `threads` POSIX
+ * threads (1..64; it falls back to fewer if a thread cannot start).
+ * *first (when not NULL and something differs) receives the index in
+ * `got` of the first wrong element. */
+size_t hostmat_compare_transposed(const unsigned char *got, const unsigned char *orig,
+                                  size_t rows, size_t cols, size_t elem,
+                                  unsigned threads, size_t *first);
 
 #endif

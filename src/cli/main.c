@@ -16,6 +16,7 @@
 static const cli_command *const commands[] = {
     &cli_cmd_run,
     &cli_cmd_info,
+    &cli_cmd_bench,
 };
 #define NUM_COMMANDS (sizeof commands / sizeof commands[0])
 

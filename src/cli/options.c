@@ -174,3 +174,11 @@ const char *cli_parse_sequence(const char *text, void *sequence_target)
         }
     return "auto, 1, 2.1, 2.2, 3.1, 3.2, 4.1, 4.2 or 4.3";
 }
+
+const char *cli_parse_text(const char *text, void *string_target)
+{
+    if (text[0] == '\0')
+        return "a non-empty value";
+    *(const char **)string_target = text;
+    return NULL;
+}
