@@ -101,10 +101,11 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
         const ulong lo = place(x0, width, out_pitch);
         const ulong hi = place(end - 1, width, out_pitch);
         const ulong first = hi < count ? (count - 1 - hi) / chunk : 0;
-        if (lo < count)
-            announce_and_wait(scratch, d, first, (count - 1 - lo) / chunk);
-        else
-            announce_and_wait(scratch, d, 1, 0); /* past the end */
+        /* one unconditional call: the barriers inside must not sit in two
+         * branches (PoCL 3.1 hangs on that with small work-groups) */
+        const int overlap = lo < count;
+        announce_and_wait(scratch, d, overlap ? first : 1,
+                          overlap ? (count - 1 - lo) / chunk : 0);
     }
     for (uint r = 0; r < REGS; r++) {
         const ulong x = x0 + get_local_id(0) + r * lsz;

@@ -144,7 +144,7 @@ int clipt_device_profile_format(const clipt_device_profile *p, char *buf,
         "SIMD width: %u (%s)\n"
         "tuning entry: %s\n"
         "tuning: wg_010=%u tile_elems_010=%u wg_100=%u simd_100=%u "
-        "groups_per_cu_100=%u groups_per_cu_010=%u pttwac_spread=%u "
+        "groups_per_cu_100=%u groups_100=%u groups_per_cu_010=%u pttwac_spread=%u "
         "pttwac_pad=%u min_super=%u skinny_super=%u\n",
         p->name, p->vendor, p->version, p->driver,
         (p->type & CL_DEVICE_TYPE_GPU)   ? "GPU"
@@ -153,6 +153,6 @@ int clipt_device_profile_format(const clipt_device_profile *p, char *buf,
         p->compute_units, (unsigned long long)p->local_mem_bytes,
         (unsigned long long)p->max_alloc_bytes, p->max_wg_size, p->simd_width,
         p->simd_source, p->tuning_entry, t->wg_010, t->tile_elems_010,
-        t->wg_100, t->simd_100, t->groups_per_cu_100, t->groups_per_cu_010,
+        t->wg_100, t->simd_100, t->groups_per_cu_100, t->groups_100, t->groups_per_cu_010,
         t->pttwac_spread, t->pttwac_pad, t->min_super, t->skinny_super);
 }

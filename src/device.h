@@ -13,6 +13,7 @@ typedef struct clipt_tuning {
     unsigned wg_100;        /* work-group size of 100!                      */
     unsigned simd_100;      /* max work-items per super-element in 100!     */
     unsigned groups_per_cu_100; /* resident work-groups per compute unit    */
+    unsigned groups_100;    /* total work-groups of 100!, 0 = per-CU rule   */
     unsigned groups_per_cu_010;
     unsigned pttwac_spread; /* PTTWAC spreading factor R                    */
     unsigned pttwac_pad;    /* PTTWAC padding words per 32 flag words       */

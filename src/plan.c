@@ -60,6 +60,7 @@ static void merge_tuning(const clipt_plan_options *o, clipt_tuning *t)
     OVERRIDE(wg_010, wg_010);
     OVERRIDE(wg_100, wg_100);
     OVERRIDE(simd_100, simd_100);
+    OVERRIDE(groups_100, groups_100);
     OVERRIDE(pttwac_spread, pttwac_spread);
     OVERRIDE(pttwac_pad, pttwac_pad);
     OVERRIDE(min_super, min_super);

@@ -43,6 +43,15 @@ static cl_uint4 divisor_vector(uint64_t d)
     return v;
 }
 
+/* Work-groups a 100! launch keeps busy: the explicit total if the plan set
+ * one, else enough to fill every compute unit. */
+static size_t groups_cap_100(clipt_context c, const clipt_tuning *t)
+{
+    if (t->groups_100)
+        return t->groups_100;
+    return (size_t)c->profile.compute_units * t->groups_per_cu_100;
+}
+
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
@@ -165,7 +174,7 @@ static clipt_status prepare_shift100_slices(clipt_context c, size_t elem,
     if (status != CLIPT_SUCCESS)
         return status;
     wg = min_sz(t->wg_100, wg_limit);
-    cap = (size_t)c->profile.compute_units * t->groups_per_cu_100;
+    cap = groups_cap_100(c, t);
     groups = (size_t)((work + wg - 1) / wg);
     groups = min_sz(groups, cap ? cap : 1);
     st->local = wg;
@@ -227,7 +236,7 @@ static clipt_status prepare_shift100_segments(clipt_context c, size_t elem,
     st->kernel_name = "save_segment_heads + walk_segments";
     work = sp->instances * segs.count * (sp->s / q);
     wg = min_sz(t->wg_100, wg_limit);
-    cap = (size_t)c->profile.compute_units * t->groups_per_cu_100;
+    cap = groups_cap_100(c, t);
     groups = (size_t)((work + wg - 1) / wg);
     groups = min_sz(groups ? groups : 1, cap ? cap : 1);
     st->local = wg;
@@ -289,7 +298,7 @@ static clipt_status prepare_shift100(clipt_context c, size_t elem,
     }
     {
         uint64_t needed = (total + st->workers - 1) / st->workers;
-        size_t cap = (size_t)c->profile.compute_units * t->groups_per_cu_100;
+        size_t cap = groups_cap_100(c, t);
         size_t groups = (size_t)(needed < cap ? needed : cap);
         st->global = (groups ? groups : 1) * st->local;
     }

@@ -41,7 +41,8 @@ static void apply(clipt_tuning *t, const clipt_tuning *v)
 {
 #define TAKE(f) if (v->f) t->f = v->f
     TAKE(wg_010); TAKE(tile_elems_010); TAKE(wg_100); TAKE(simd_100);
-    TAKE(groups_per_cu_100); TAKE(groups_per_cu_010); TAKE(pttwac_spread);
+    TAKE(groups_per_cu_100); TAKE(groups_100); TAKE(groups_per_cu_010);
+    TAKE(pttwac_spread);
     TAKE(pttwac_pad); TAKE(min_super); TAKE(skinny_super);
 #undef TAKE
 }

@@ -561,10 +561,49 @@ static void test_one_shot(void **state)
     }
 }
 
+/* Regression: pad_rows hung on PoCL 3.1 with work-groups of 2..15
+ * work-items while its barriers sat in both branches of an if/else. */
+static void test_pad_small_work_group(void **state)
+{
+    clipt_plan_options o;
+    size_t bad = 0;
+    clipt_plan_options_init(&o);
+    o.wg_010 = 3;
+    o.sequence = CLIPT_SEQUENCE_3_1;
+    assert_status(test_run_transpose(TEST_ENV(state), 97, 4099, 8, 0, &o, &bad, NULL, 0),
+                  CLIPT_SUCCESS);
+    assert_int_equal(bad, 0);
+}
+
+/* Regression: clipt_plan_options.groups_100 was accepted but not applied. */
+static void test_groups_100_applied(void **state)
+{
+    clipt_plan_options o;
+    clipt_plan p;
+    unsigned checked = 0;
+    clipt_plan_options_init(&o);
+    o.groups_100 = 1;
+    o.sequence = CLIPT_SEQUENCE_3_2;
+    o.tile_m = o.tile_n = 16;
+    assert_status(clipt_plan_create(TEST_ENV(state)->ctx, 256, 256, 4, &o, &p), CLIPT_SUCCESS);
+    for (unsigned i = 0; i < p->num_stages; i++)
+        if (p->stages[i].spec.kind == CLIPT_STAGE_SHIFT100) {
+            checked++;
+            if (p->stages[i].global != p->stages[i].local)
+                fail_msg("stage %u (%s) launches %zu work-groups, groups_100 is 1", i + 1,
+                         p->stages[i].spec.label,
+                         p->stages[i].global / p->stages[i].local);
+        }
+    assert_true(checked > 0);
+    clipt_plan_release(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_describe),
+        cmocka_unit_test(test_groups_100_applied),
+        cmocka_unit_test(test_pad_small_work_group),
         cmocka_unit_test(test_describe_padding),
         cmocka_unit_test(test_profile),
         cmocka_unit_test(test_profile_no_stages),
