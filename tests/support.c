@@ -229,10 +229,14 @@ clipt_status test_run_transpose(test_env *env, size_t rows, size_t cols,
     s = expect ? err : CLIPT_ERROR_OUT_OF_HOST_MEMORY;
     if (s == CL_SUCCESS)
         s = run_plan(env, plan, buf, offset, host, total);
-    /* the transpose region must match; bytes before the offset must be
-     * untouched; the padding room and beyond may hold anything */
-    if (s == CLIPT_SUCCESS)
-        *mismatch = test_mismatches(host, expect, offset + rows * cols * elem, &first);
+    /* the transpose region must match and the bytes before the offset and
+     * after the plan's buffer size be untouched; the padding room between
+     * may hold anything */
+    if (s == CLIPT_SUCCESS) {
+        size_t end = offset + clipt_plan_buffer_size(plan);
+        *mismatch = test_mismatches(host, expect, offset + rows * cols * elem, &first) +
+                    test_mismatches(host + end, expect + end, total - end, &first);
+    }
 done:
     if (buf)
         clReleaseMemObject(buf);

@@ -86,7 +86,8 @@ size_t test_mismatches(const unsigned char *a, const unsigned char *b, size_t n,
 /* Runs `opts` (NULL = defaults) on a rows x cols matrix at byte offset
  * `offset` in a buffer that has 64 extra bytes beyond the plan's buffer
  * size, and compares the result with the reference byte for byte, also
- * checking that the bytes before the offset are untouched.  Returns
+ * checking that the bytes before the offset and past the plan's buffer size
+ * are untouched (the padding room may hold anything).  Returns
  * CLIPT_SUCCESS and sets *mismatch (0 = exact).  On a clipt error returns
  * it.  describe (if not NULL) receives clipt_plan_describe's text. */
 clipt_status test_run_transpose(test_env *env, size_t rows, size_t cols,
