@@ -28,6 +28,13 @@ void test_env_close(test_env *env)
     clipt_cl_env_close(&env->cl);
 }
 
+void test_apply_filter(void)
+{
+    const char *pattern = getenv("CLIPT_TEST_FILTER");
+    if (pattern && *pattern)
+        cmocka_set_test_filter(pattern);
+}
+
 int test_group_open(void **state)
 {
     test_env *env = malloc(sizeof *env);

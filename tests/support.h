@@ -27,6 +27,10 @@ typedef struct test_env {
 void test_env_open(test_env *env);
 void test_env_close(test_env *env);
 
+/* Runs only the tests whose names match $CLIPT_TEST_FILTER (a cmocka
+ * pattern such as "test_sub*"), when it is set.  Call before running. */
+void test_apply_filter(void);
+
 /* cmocka group setup/teardown: *state becomes an opened test_env. */
 int test_group_open(void **state);
 int test_group_close(void **state);

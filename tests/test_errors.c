@@ -609,5 +609,6 @@ int main(void)
         cmocka_unit_test(test_status_strings),
         cmocka_unit_test(test_text_buffers),
     };
+    test_apply_filter();
     return cmocka_run_group_tests(tests, world_open, world_close);
 }

@@ -319,5 +319,6 @@ int main(void)
         cmocka_unit_test(test_alg2),
         cmocka_unit_test(test_alg2_example),
     };
+    test_apply_filter();
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -391,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_pad_unpad),
         cmocka_unit_test(test_prepare_limits),
     };
+    test_apply_filter();
     int failed = cmocka_run_group_tests(tests, test_group_open, test_group_close);
     print_kernels_seen();
     return failed;

@@ -392,6 +392,91 @@ static void test_threads_share_plan(void **state)
         clReleaseCommandQueue(ooo);
 }
 
+/* Threads plan and run at once on one fresh context, whose kernels are
+ * therefore built concurrently through its cache. */
+typedef struct context_job {
+    test_env env;
+    size_t elem;
+    clipt_status status;
+    size_t bad;
+} context_job;
+
+static void *plan_and_run(void *arg)
+{
+    context_job *job = arg;
+    clipt_plan_options o;
+    clipt_plan_options_init(&o);
+    o.sequence = job->elem < 4 ? CLIPT_SEQUENCE_4_3 : CLIPT_SEQUENCE_3_1;
+    job->status = test_run_transpose(&job->env, 120 + job->elem, 200, job->elem, 0, &o,
+                                     &job->bad, NULL, 0);
+    return NULL;
+}
+
+static void test_threads_share_context(void **state)
+{
+    context_job jobs[COUNT(elem_sizes)];
+    pthread_t threads[COUNT(elem_sizes)];
+    test_env shared = *TEST_ENV(state);
+    assert_status(clipt_context_create(shared.cl.context, shared.cl.device, &shared.ctx),
+                  CLIPT_SUCCESS);
+    for (size_t i = 0; i < COUNT(jobs); i++) {
+        context_job j = {shared, elem_sizes[i], CLIPT_SUCCESS, 0};
+        jobs[i] = j;
+        assert_int_equal(pthread_create(&threads[i], NULL, plan_and_run, &jobs[i]), 0);
+    }
+    for (size_t i = 0; i < COUNT(jobs); i++) {
+        assert_int_equal(pthread_join(threads[i], NULL), 0);
+        if (jobs[i].status != CLIPT_SUCCESS || jobs[i].bad != 0)
+            fail_msg("thread with %zu-byte elements: %s, %zu bytes wrong", jobs[i].elem,
+                     clipt_status_string(jobs[i].status), jobs[i].bad);
+    }
+    clipt_context_release(shared.ctx);
+}
+
+/* A sub-buffer is a buffer like any other: only its region changes. */
+static void test_sub_buffer(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    const size_t rows = 90, cols = 70, elem = 2, offset = 6, bytes = rows * cols * elem;
+    cl_uint align_bits = 0;
+    cl_buffer_region region;
+    unsigned char *before, *want;
+    cl_mem parent, sub;
+    cl_event done;
+    cl_int err;
+    assert_status(clGetDeviceInfo(env->cl.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                                  sizeof align_bits, &align_bits, NULL), CL_SUCCESS);
+    region.origin = align_bits / 8;
+    region.size = offset + bytes;
+    parent = test_pattern_buffer(env, CL_MEM_READ_WRITE, region.origin + region.size + 64,
+                                 9, &before);
+    sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
+                            &region, &err);
+    assert_status(err, CL_SUCCESS);
+    want = malloc(region.origin + region.size + 64);
+    assert_non_null(want);
+    memcpy(want, before, region.origin + region.size + 64);
+    test_reference_transpose(before + region.origin + offset, want + region.origin + offset,
+                             rows, cols, elem);
+    {
+        clipt_plan p;
+        clipt_plan_options o;
+        clipt_plan_options_init(&o);
+        o.padding = CLIPT_PADDING_NONE;
+        assert_status(clipt_plan_create(env->ctx, rows, cols, elem, &o, &p), CLIPT_SUCCESS);
+        assert_status(clipt_enqueue(p, env->cl.queue, sub, offset, 0, NULL, &done),
+                      CLIPT_SUCCESS);
+        assert_status(clWaitForEvents(1, &done), CL_SUCCESS);
+        clReleaseEvent(done);
+        clipt_plan_release(p);
+    }
+    clReleaseMemObject(sub);
+    test_expect_buffer(env, parent, want, region.origin + region.size + 64, "sub-buffer");
+    clReleaseMemObject(parent);
+    free(before);
+    free(want);
+}
+
 /* Releasing the plan and its context right after the enqueue is allowed:
  * the commands keep what they need.  No event is asked for here. */
 static void test_release_while_running(void **state)
@@ -613,6 +698,8 @@ int main(void)
         cmocka_unit_test(test_back_to_back),
         cmocka_unit_test(test_threads_share_plan),
         cmocka_unit_test(test_release_while_running),
+        cmocka_unit_test(test_threads_share_context),
+        cmocka_unit_test(test_sub_buffer),
         cmocka_unit_test(test_small_shapes),
         cmocka_unit_test(test_other_sequences),
         cmocka_unit_test(test_forced_tiles),
@@ -621,5 +708,6 @@ int main(void)
         cmocka_unit_test(test_random_shapes),
         cmocka_unit_test(test_big_shapes),
     };
+    test_apply_filter();
     return cmocka_run_group_tests(tests, test_group_open, test_group_close);
 }
