@@ -7,12 +7,13 @@ out=${OUT:-/tmp}
 cmake -S . -B build-gpu -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release > "$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
 cmake --build build-gpu -j16 --target clipt_cli > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 export CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | tee "$out/gpu.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | tee -a "$out/bench.log"
 status=0
 while [ $# -ge 2 ]; do
   name=$1; args=$2; shift 2
   echo "== $name: clipt bench $args"
-  build-gpu/src/cli/clipt bench $args --csv "$out/$name.csv" > "$out/$name.log" 2> "$out/$name.err" || status=1
-  tail -4 "$out/$name.log"
+  # one log for all sets: what comes back from the device is limited in files
+  { echo "== $name: clipt bench $args"; build-gpu/src/cli/clipt bench $args --csv "$out/$name.csv" 2>&1; } >> "$out/bench.log" || status=1
+  grep -E "^(median|ratio|auto/best|mode)" "$out/bench.log" | tail -4
 done
 exit $status
