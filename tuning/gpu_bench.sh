@@ -4,8 +4,8 @@
 # e.g. tuning/gpu_bench.sh general_e4 "--random general --count 100 --seed 1"
 set -uo pipefail
 out=${OUT:-/tmp}
-cmake -S . -B build-gpu -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release > "$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
-cmake --build build-gpu -j16 --target clipt_cli > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+cmake -S . -B build-gpu -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release > /tmp/clipt-cmake.log 2>&1 || { tail -30 /tmp/clipt-cmake.log; exit 1; }
+cmake --build build-gpu -j16 --target clipt_cli > /tmp/clipt-build.log 2>&1 || { tail -30 /tmp/clipt-build.log; exit 1; }
 export CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | tee -a "$out/bench.log"
 status=0
