@@ -115,7 +115,9 @@ typedef int clipt_status;
       "the output buffer was too small; the text was cut")                     \
     X(CLIPT_ERROR_INCOMPATIBLE_OPTIONS, -1016,                                 \
       "the forced sequence or tile sizes cannot transpose this shape")         \
-    X(CLIPT_ERROR_NO_DEVICE, -1017, "no OpenCL platform or device found")
+    X(CLIPT_ERROR_NO_DEVICE, -1017, "no OpenCL platform or device found")    \
+    X(CLIPT_ERROR_WRITE_ONLY_BUFFER, -1018,                                    \
+      "the buffer was created without read access for kernels")
 
 enum clipt_error_code {
 #define CLIPT_ENUM_ENTRY_(name, value, text) name = value,
@@ -282,7 +284,8 @@ CLIPT_API clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len);
  *  serialised on the device (the plan reuses its scratch buffer).
  *  Errors: CLIPT_ERROR_NULL_ARGUMENT, CLIPT_ERROR_DEVICE_MISMATCH,
  *  CLIPT_ERROR_BUFFER_TOO_SMALL, CLIPT_ERROR_MISALIGNED_OFFSET,
- *  CLIPT_ERROR_READ_ONLY_BUFFER, CLIPT_ERROR_INVALID_WAIT_LIST, CL_*.
+ *  CLIPT_ERROR_READ_ONLY_BUFFER, CLIPT_ERROR_WRITE_ONLY_BUFFER,
+ *  CLIPT_ERROR_INVALID_WAIT_LIST, CL_*.
  *  Thread-safe (see the header's thread rules). */
 CLIPT_API clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q,
                                      cl_mem buf, size_t offset_bytes,

@@ -15,8 +15,9 @@ typedef struct clipt_tile_choice {
     size_t factor;  /* tile side, divides dim */
 } clipt_tile_choice;
 
-/* Algorithm 5: the smallest divisor of dim in [min, max].  When there is
- * none, with allow_pad the dimension grows by one until there is (max >= min
+/* Algorithm 5: a dimension in [1, max] (or below min) is one whole tile;
+ * otherwise the smallest divisor of dim in [min, max].  When there is none,
+ * with allow_pad the dimension grows by one until there is (max >= min
  * guarantees this within min steps); without, the largest divisor <= max. */
 clipt_tile_choice clipt_tile_alg5(size_t dim, size_t min, size_t max,
                                   int allow_pad);

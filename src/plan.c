@@ -462,6 +462,8 @@ static clipt_status check_buffer(clipt_plan p, cl_mem buf, size_t offset)
         return err;
     if (flags & CL_MEM_READ_ONLY)
         return CLIPT_ERROR_READ_ONLY_BUFFER;
+    if (flags & CL_MEM_WRITE_ONLY)
+        return CLIPT_ERROR_WRITE_ONLY_BUFFER; /* the kernels read it too */
     if (offset % p->elem)
         return CLIPT_ERROR_MISALIGNED_OFFSET;
     if (offset > size || size - offset < p->buffer_bytes)
@@ -556,6 +558,18 @@ clipt_status clipt_plan_profile(clipt_plan p, double *total_seconds,
     return CLIPT_SUCCESS;
 }
 
+/* A previous run that failed (say, because an event of its wait list
+ * failed) would make every later run wait on a failed event, which some
+ * runtimes never resolve; it touched nothing of this run's, so skip it. */
+static int previous_run_failed(cl_event last)
+{
+    cl_int state = CL_COMPLETE;
+    if (clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state,
+                       NULL) != CL_SUCCESS)
+        return 1;
+    return state < 0;
+}
+
 clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf,
                            size_t offset_bytes, cl_uint num_events_in_wait_list,
                            const cl_event *event_wait_list, cl_event *event)
@@ -581,7 +595,7 @@ clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf,
     }
     for (cl_uint i = 0; i < n; i++)
         wait[i] = event_wait_list[i];
-    if (p->last)
+    if (p->last && !previous_run_failed(p->last))
         wait[n++] = p->last;
     status = enqueue_stages(p, q, buf, (cl_ulong)(offset_bytes / p->elem), n,
                             n ? wait : NULL, &done);

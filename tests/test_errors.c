@@ -75,7 +75,7 @@ static int world_close(void **state)
 /* ---- enqueue: every argument checked before anything runs ---------------------- */
 
 typedef enum { Q_GOOD, Q_NULL, Q_OTHER } queue_kind;
-typedef enum { B_GOOD, B_NULL, B_SMALL, B_READ_ONLY, B_OTHER } buffer_kind;
+typedef enum { B_GOOD, B_NULL, B_SMALL, B_READ_ONLY, B_WRITE_ONLY, B_OTHER } buffer_kind;
 typedef enum { W_NONE, W_NULL_LIST, W_ONE, W_NULL_EVENT, W_OTHER } wait_kind;
 
 typedef struct enqueue_case {
@@ -101,6 +101,7 @@ static const enqueue_case enqueue_cases[] = {
     {"misaligned offset", 0, Q_GOOD, B_GOOD, 2, 0, W_NONE, CLIPT_ERROR_MISALIGNED_OFFSET},
     {"misaligned offset 5", 0, Q_GOOD, B_GOOD, 5, 0, W_NONE, CLIPT_ERROR_MISALIGNED_OFFSET},
     {"read-only buffer", 0, Q_GOOD, B_READ_ONLY, 0, 0, W_NONE, CLIPT_ERROR_READ_ONLY_BUFFER},
+    {"write-only buffer", 0, Q_GOOD, B_WRITE_ONLY, 0, 0, W_NONE, CLIPT_ERROR_WRITE_ONLY_BUFFER},
     {"queue of another context", 0, Q_OTHER, B_GOOD, 0, 0, W_NONE,
      CLIPT_ERROR_DEVICE_MISMATCH},
     {"buffer of another context", 0, Q_GOOD, B_OTHER, 0, 0, W_NONE,
@@ -116,7 +117,9 @@ static const enqueue_case enqueue_cases[] = {
 static cl_mem make_buffer(world *w, buffer_kind kind, unsigned char **host)
 {
     test_env other = w->env;
-    cl_mem_flags flags = kind == B_READ_ONLY ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
+    cl_mem_flags flags = kind == B_READ_ONLY    ? CL_MEM_READ_ONLY
+                         : kind == B_WRITE_ONLY ? CL_MEM_WRITE_ONLY
+                                                : CL_MEM_READ_WRITE;
     size_t bytes = kind == B_SMALL ? w->bytes - 1 : w->bytes + SLACK;
     other.cl.context = w->other;
     if (kind == B_NULL) {
