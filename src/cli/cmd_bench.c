@@ -15,6 +15,7 @@
 #include "hostmat.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,6 +81,12 @@ typedef struct run_sample {
     unsigned num_stages;
 } run_sample;
 
+/* A plan of the brute-force search; seq AUTO: the automatic plan. */
+typedef struct candidate {
+    clipt_sequence seq;
+    size_t m, n;
+} candidate;
+
 typedef struct shape_result {
     shape sh;
     plan_facts facts;
@@ -91,10 +98,10 @@ typedef struct shape_result {
     verdict check;
     /* --brute-force */
     size_t tried, rejected;
+    double brute_s, create_s;  /* wall time of the search, of its creates */
     double auto_gbs, best_gbs;
     plan_facts best;
-    clipt_plan_options best_opts;
-    int best_is_auto;
+    candidate best_cand;  /* CLIPT_SEQUENCE_AUTO: the automatic plan */
     verdict best_check;  /* the best forced plan, run once more and checked */
 } shape_result;
 
@@ -136,11 +143,6 @@ typedef struct bench {
     series sr;
     size_t skipped, failed, verified, correct, wrong_best;
 } bench;
-
-typedef struct candidate {
-    clipt_sequence seq;
-    size_t m, n;
-} candidate;
 
 typedef struct candidate_list {
     candidate *v;
@@ -267,9 +269,10 @@ static const char bench_description[] =
     "memory (2.1 moves whole rows, so n = cols; 2.2 whole columns, so\n"
     "m = rows), largest m*n first, up to --brute-limit plans counting the\n"
     "automatic one; combinations clipt_plan_create rejects are skipped.\n"
-    "Each plan gets one warm-up run, then one timed run (the median of\n"
-    "--repeat when the warm-up took under 1 ms); device time in both\n"
-    "modes.  Reports auto/best = automatic GB/s / best GB/s (TPDS 2016,\n"
+    "Plans are created ahead on min(8, cores) threads (clipt_plan_create\n"
+    "costs more than a run on a GPU); each gets one warm-up run, then one\n"
+    "timed run (the median of --repeat when the warm-up took under 1 ms);\n"
+    "device time in both modes.  Reports auto/best = automatic GB/s / best GB/s (TPDS 2016,\n"
     "sec. 5.3.1, Fig. 5).  The best forced plan is run once more and its\n"
     "result checked like the automatic plan's (a wrong one: exit status 1).\n"
     "\n"
@@ -817,10 +820,36 @@ static int compare_candidates(const void *x, const void *y)
     return (a->m > b->m) - (a->m < b->m);
 }
 
+static int is_auto(const candidate *c)
+{
+    return c->seq == CLIPT_SEQUENCE_AUTO;
+}
+
+/* The automatic candidate leaves everything to the plan; the others force
+ * sequence and tiles, without padding. */
+static void candidate_options(const candidate *c, clipt_plan_options *o)
+{
+    clipt_plan_options_init(o);
+    if (is_auto(c))
+        return;
+    o->sequence = c->seq;
+    o->tile_m = c->m;
+    o->tile_n = c->n;
+    o->padding = CLIPT_PADDING_NONE;
+}
+
 static int same_as_auto(const candidate *c, const shape *sh, const plan_facts *f)
 {
     return strcmp(sequence_name(c->seq), f->sequence) == 0 && c->m == f->m &&
            c->n == f->n && f->prows == sh->rows && f->pcols == sh->cols;
+}
+
+static int push_candidate(candidate_list *l, candidate c)
+{
+    if (!grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v))
+        return 0;
+    l->v[l->n++] = c;
+    return 1;
 }
 
 /* Adds the candidates of one sequence: 2.1 tiles m x N (n = cols), 2.2
@@ -837,23 +866,23 @@ static int add_sequence(const bench *b, const shape *sh, const plan_facts *auto_
     for (size_t i = 0; i < nm; i++)
         for (size_t j = 0; j < nn && ns[j] <= lm_elems / ms[i]; j++) {
             const candidate c = {seq, ms[i], ns[j]};
-            if (same_as_auto(&c, sh, auto_facts))
-                continue; /* timed as the automatic plan */
-            if (!grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v))
+            /* the automatic plan is candidate 0 already */
+            if (!same_as_auto(&c, sh, auto_facts) && !push_candidate(l, c))
                 return 0;
-            l->v[l->n++] = c;
         }
     return 1;
 }
 
+/* The automatic plan first, then the forced ones, largest m*n first. */
 static int build_candidates(const bench *b, const shape *sh, const plan_facts *auto_facts,
                             candidate_list *l, bench_error *e)
 {
     static const clipt_sequence seqs[] = {CLIPT_SEQUENCE_2_1, CLIPT_SEQUENCE_2_2,
                                           CLIPT_SEQUENCE_3_1, CLIPT_SEQUENCE_3_2};
+    const candidate automatic = {CLIPT_SEQUENCE_AUTO, 0, 0};
     size_t nr = 0, nc = 0;
     size_t *dr = divisors(sh->rows, &nr), *dc = divisors(sh->cols, &nc);
-    int ok = dr && dc;
+    int ok = dr && dc && push_candidate(l, automatic);
     for (size_t i = 0; ok && i < sizeof seqs / sizeof seqs[0]; i++)
         ok = add_sequence(b, sh, auto_facts, seqs[i], dr, nr, dc, nc, l);
     free(dr);
@@ -861,62 +890,186 @@ static int build_candidates(const bench *b, const shape *sh, const plan_facts *a
     if (!ok)
         return check(e, "host memory for brute-force candidates",
                      CLIPT_ERROR_OUT_OF_HOST_MEMORY);
-    qsort(l->v, l->n, sizeof *l->v, compare_candidates);
+    qsort(l->v + 1, l->n - 1, sizeof *l->v, compare_candidates);
     return 1;
 }
 
-/* Device seconds of one plan: a warm-up run, then one timed run, or the
- * median of --repeat when the warm-up was cheap.  *rejected is set when
- * clipt_plan_create turns the options down (nothing is timed then). */
-static int time_candidate(bench *b, const shape *sh, const shape_bufs *bf,
-                          const clipt_plan_options *o, double *seconds, int *rejected,
-                          plan_facts *f, bench_error *e)
+/* Plan factory: clipt_plan_create walks cycles on the host and builds
+ * programs, which costs more than timing a plan on a GPU, so worker threads
+ * create the candidates' plans ahead (at most `window` beyond the one being
+ * timed) while the main thread times them in order.  The context is
+ * thread-safe; each plan has its own kernels. */
+typedef struct plan_slot {
+    clipt_plan plan;
+    clipt_status st;
+    double create_s;
+    int claimed, ready;
+} plan_slot;
+
+typedef struct plan_factory {
+    const bench *b;
+    const shape *sh;
+    const candidate_list *l;
+    plan_slot *slots;
+    size_t next, taken, window;
+    int stop;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    pthread_t ids[MAX_VERIFY_THREADS];
+    unsigned threads;
+} plan_factory;
+
+/* Creates slot i's plan; called without the lock, stores under it. */
+static void factory_create(plan_factory *f, size_t i)
 {
+    clipt_plan_options o;
     clipt_plan plan = NULL;
-    run_sample warm;
-    size_t runs;
-    int ok;
-    clipt_status st = clipt_plan_create(b->s.cx, sh->rows, sh->cols, b->a->elem, o, &plan);
-    *rejected = is_rejection(st);
-    if (*rejected)
-        return 1;
-    if (!check(e, "clipt_plan_create (brute force)", st))
-        return 0;
-    read_plan_facts(plan, sh, f);
-    ok = timed_run(b, sh, bf, plan, &warm, e);
-    runs = ok && warm.device_s < BRUTE_CHEAP_SECONDS ? b->a->repeat : 1;
-    for (size_t k = 0; ok && k < runs; k++) {
-        ok = timed_run(b, sh, bf, plan, &b->runs[k], e);
-        b->scratch[k] = b->runs[k].device_s;
-    }
-    if (ok)
-        *seconds = percentile(b->scratch, runs, 0.5);
-    clipt_plan_release(plan);
-    return ok;
+    const double t0 = now_seconds();
+    clipt_status st;
+    candidate_options(&f->l->v[i], &o);
+    st = clipt_plan_create(f->b->s.cx, f->sh->rows, f->sh->cols, f->b->a->elem, &o, &plan);
+    pthread_mutex_lock(&f->lock);
+    f->slots[i].plan = plan;
+    f->slots[i].st = st;
+    f->slots[i].create_s = now_seconds() - t0;
+    f->slots[i].ready = 1;
+    pthread_cond_broadcast(&f->cond);
+    pthread_mutex_unlock(&f->lock);
 }
 
-/* Keeps the best plan; returns 0 on failure. */
-static int try_plan(bench *b, const shape *sh, const shape_bufs *bf,
-                    const clipt_plan_options *o, shape_result *r, bench_error *e)
+static void *factory_worker(void *arg)
+{
+    plan_factory *f = arg;
+    pthread_mutex_lock(&f->lock);
+    for (;;) {
+        size_t i;
+        while (!f->stop && f->next < f->l->n && f->next >= f->taken + f->window)
+            pthread_cond_wait(&f->cond, &f->lock);
+        if (f->stop || f->next >= f->l->n)
+            break;
+        i = f->next++;
+        f->slots[i].claimed = 1;
+        pthread_mutex_unlock(&f->lock);
+        factory_create(f, i);
+        pthread_mutex_lock(&f->lock);
+    }
+    pthread_mutex_unlock(&f->lock);
+    return NULL;
+}
+
+static int factory_start(plan_factory *f, const bench *b, const shape *sh,
+                         const candidate_list *l, bench_error *e)
+{
+    memset(f, 0, sizeof *f);
+    f->b = b;
+    f->sh = sh;
+    f->l = l;
+    f->window = b->threads;
+    if (!(f->slots = calloc(l->n, sizeof *f->slots)))
+        return check(e, "host memory for brute-force plans", CLIPT_ERROR_OUT_OF_HOST_MEMORY);
+    if (pthread_mutex_init(&f->lock, NULL) != 0) {
+        free(f->slots);
+        return check(e, "pthread_mutex_init", CLIPT_ERROR_OUT_OF_HOST_MEMORY);
+    }
+    if (pthread_cond_init(&f->cond, NULL) != 0) {
+        pthread_mutex_destroy(&f->lock);
+        free(f->slots);
+        return check(e, "pthread_cond_init", CLIPT_ERROR_OUT_OF_HOST_MEMORY);
+    }
+    /* threads that cannot start leave their work to factory_take */
+    while (f->threads < b->threads &&
+           pthread_create(&f->ids[f->threads], NULL, factory_worker, f) == 0)
+        f->threads++;
+    return 1;
+}
+
+/* Hands slot i over (plan, status, creation time), creating it here when
+ * no worker has claimed it yet. */
+static plan_slot factory_take(plan_factory *f, size_t i)
+{
+    plan_slot s;
+    pthread_mutex_lock(&f->lock);
+    if (!f->slots[i].claimed && f->next == i) {
+        f->next++;
+        f->slots[i].claimed = 1;
+        pthread_mutex_unlock(&f->lock);
+        factory_create(f, i);
+        pthread_mutex_lock(&f->lock);
+    }
+    while (!f->slots[i].ready)
+        pthread_cond_wait(&f->cond, &f->lock);
+    s = f->slots[i];
+    f->slots[i].plan = NULL;
+    f->taken = i + 1;
+    pthread_cond_broadcast(&f->cond);
+    pthread_mutex_unlock(&f->lock);
+    return s;
+}
+
+/* Stops the workers and releases the plans nobody took. */
+static void factory_stop(plan_factory *f)
+{
+    pthread_mutex_lock(&f->lock);
+    f->stop = 1;
+    pthread_cond_broadcast(&f->cond);
+    pthread_mutex_unlock(&f->lock);
+    for (unsigned t = 0; t < f->threads; t++)
+        pthread_join(f->ids[t], NULL);
+    for (size_t i = 0; i < f->l->n; i++)
+        clipt_plan_release(f->slots[i].plan);
+    pthread_cond_destroy(&f->cond);
+    pthread_mutex_destroy(&f->lock);
+    free(f->slots);
+}
+
+/* Device seconds of one plan: a warm-up run, then one timed run, or the
+ * median of --repeat when the warm-up was cheap. */
+static int time_plan(bench *b, const shape *sh, const shape_bufs *bf, clipt_plan plan,
+                     double *seconds, bench_error *e)
+{
+    run_sample warm;
+    size_t runs;
+    if (!timed_run(b, sh, bf, plan, &warm, e))
+        return 0;
+    runs = warm.device_s < BRUTE_CHEAP_SECONDS ? b->a->repeat : 1;
+    for (size_t k = 0; k < runs; k++) {
+        if (!timed_run(b, sh, bf, plan, &b->runs[k], e))
+            return 0;
+        b->scratch[k] = b->runs[k].device_s;
+    }
+    *seconds = percentile(b->scratch, runs, 0.5);
+    return 1;
+}
+
+/* Times candidate c from its slot and keeps the best; a combination that
+ * clipt_plan_create turned down only counts as rejected. */
+static int try_plan(bench *b, const shape *sh, const shape_bufs *bf, const candidate *c,
+                    plan_slot *s, shape_result *r, bench_error *e)
 {
     double seconds = 0, gbs;
-    int rejected = 0;
     plan_facts f;
-    if (!time_candidate(b, sh, bf, o, &seconds, &rejected, &f, e))
-        return 0;
-    if (rejected) {
+    int ok;
+    r->create_s += s->create_s;
+    if (!is_auto(c) && is_rejection(s->st)) {
         r->rejected++;
         return 1;
     }
+    if (!check(e, "clipt_plan_create (brute force)", s->st))
+        return 0;
+    read_plan_facts(s->plan, sh, &f);
+    ok = time_plan(b, sh, bf, s->plan, &seconds, e);
+    clipt_plan_release(s->plan);
+    if (!ok)
+        return 0;
+    r->tried++;
     gbs = gb_per_s(sh, b->a->elem, seconds);
+    if (is_auto(c))
+        r->auto_gbs = gbs;
     if (gbs > r->best_gbs) {
         r->best_gbs = gbs;
         r->best = f;
-        r->best_opts = *o;
-        r->best_is_auto = r->tried == 0;
+        r->best_cand = *c;
     }
-    if (r->tried++ == 0)
-        r->auto_gbs = gbs; /* the automatic plan goes first */
     return 1;
 }
 
@@ -926,14 +1079,15 @@ static int try_plan(bench *b, const shape *sh, const shape_bufs *bf,
 static int verify_best(bench *b, const shape *sh, const shape_bufs *bf, shape_result *r,
                        bench_error *e)
 {
+    clipt_plan_options o;
     clipt_plan plan = NULL;
     run_sample run;
     int ok;
-    if (r->best_is_auto || b->a->no_verify)
+    if (is_auto(&r->best_cand) || b->a->no_verify)
         return 1;
+    candidate_options(&r->best_cand, &o);
     if (!check(e, "clipt_plan_create (brute-force best)",
-               clipt_plan_create(b->s.cx, sh->rows, sh->cols, b->a->elem, &r->best_opts,
-                                 &plan)))
+               clipt_plan_create(b->s.cx, sh->rows, sh->cols, b->a->elem, &o, &plan)))
         return 0;
     ok = timed_run(b, sh, bf, plan, &run, e) &&
          verify(b, sh, bf, &r->best, "brute-force best", &r->best_check, e);
@@ -945,23 +1099,20 @@ static int brute_force(bench *b, const shape *sh, const shape_bufs *bf, shape_re
                        bench_error *e)
 {
     candidate_list l = {NULL, 0, 0};
-    clipt_plan_options o;
-    int ok;
-    clipt_plan_options_init(&o);
-    ok = build_candidates(b, sh, &r->facts, &l, e) && try_plan(b, sh, bf, &o, r, e);
-    if (ok && r->tried == 0)
-        ok = check(e, "clipt_plan_create (automatic plan, brute force)",
-                   CLIPT_ERROR_INCOMPATIBLE_OPTIONS);
+    plan_factory f;
+    const double t0 = now_seconds();
+    int ok = build_candidates(b, sh, &r->facts, &l, e), started;
+    started = ok = ok && factory_start(&f, b, sh, &l, e);
     for (size_t i = 0; ok && i < l.n && r->tried < b->a->brute_limit; i++) {
-        clipt_plan_options_init(&o);
-        o.sequence = l.v[i].seq;
-        o.tile_m = l.v[i].m;
-        o.tile_n = l.v[i].n;
-        o.padding = CLIPT_PADDING_NONE;
-        ok = try_plan(b, sh, bf, &o, r, e);
+        plan_slot s = factory_take(&f, i);
+        ok = try_plan(b, sh, bf, &l.v[i], &s, r, e);
     }
+    if (started)
+        factory_stop(&f);
     free(l.v);
-    return ok && verify_best(b, sh, bf, r, e);
+    ok = ok && verify_best(b, sh, bf, r, e);
+    r->brute_s = now_seconds() - t0;
+    return ok;
 }
 
 /* ---- one shape -------------------------------------------------------- */
@@ -1047,13 +1198,15 @@ static const char *mode_name(bench_mode m)
     return m == MODE_SINGLE ? "single" : "repeated";
 }
 
-static void print_brute(const shape_result *r)
+static void print_brute(const bench *b, const shape_result *r)
 {
     printf("  auto/best %.1f %% (best %.2f GB/s: %s m=%zu n=%zu%s%s; %zu plans, "
-           "%zu rejected)", r->best_gbs > 0 ? 100 * r->auto_gbs / r->best_gbs : 0,
-           r->best_gbs, r->best.sequence, r->best.m, r->best.n,
-           r->best_is_auto ? ", automatic" : ", verified ",
-           r->best_is_auto ? "" : verdict_name(r->best_check), r->tried, r->rejected);
+           "%zu rejected; %.1f s, clipt_plan_create %.1f s on %u threads)",
+           r->best_gbs > 0 ? 100 * r->auto_gbs / r->best_gbs : 0, r->best_gbs,
+           r->best.sequence, r->best.m, r->best.n,
+           is_auto(&r->best_cand) ? ", automatic" : ", verified ",
+           is_auto(&r->best_cand) ? "" : verdict_name(r->best_check), r->tried, r->rejected,
+           r->brute_s, r->create_s, b->threads);
 }
 
 static void print_shape(const bench *b, const shape_result *r)
@@ -1066,7 +1219,7 @@ static void print_shape(const bench *b, const shape_result *r)
     printf("  %.2f GB/s  copy %.2f GB/s  ratio %.1f %%  verified %s", r->gbs, r->copy_gbs,
            100 * r->ratio, verdict_name(r->check));
     if (b->a->brute_force)
-        print_brute(r);
+        print_brute(b, r);
     printf("\n");
     fflush(stdout);
 }
@@ -1084,7 +1237,7 @@ static void write_csv_row(const bench *b, const shape_result *r)
     if (b->a->brute_force && r->best_gbs > 0)
         fprintf(c, "%.4f,%s,%zu,%zu,%.6f,%s\n", r->best_gbs, r->best.sequence, r->best.m,
                 r->best.n, r->auto_gbs / r->best_gbs,
-                verdict_name(r->best_is_auto ? r->check : r->best_check));
+                verdict_name(is_auto(&r->best_cand) ? r->check : r->best_check));
     else
         fprintf(c, ",,,,,\n");
 }
