@@ -47,9 +47,24 @@
 typedef ELEM_TYPE elem_t;
 
 
-inline ulong place(ulong x, ulong width, ulong pitch)
+#ifndef SMALL_INDEX
+#define SMALL_INDEX 0
+#endif
+
+/* Where logical element x lives at row pitch `pitch`.  With SMALL_INDEX
+ * (count < 2^32) the division by width is a multiply and two shifts with
+ * the host's magic numbers (x = magic, y = sh1, z = sh2): a 64-bit division
+ * per element made the fp32 padding passes compute-bound. */
+inline ulong place(ulong x, ulong width, ulong pitch, uint4 div_width)
 {
+#if SMALL_INDEX
+    const uint n = (uint)x;
+    const uint t = mul_hi(n, div_width.x);
+    const ulong row = (t + ((n - t) >> div_width.y)) >> div_width.z;
+#else
     const ulong row = x / width;
+    (void)div_width;
+#endif
     return row * pitch + (x - row * width);
 }
 
@@ -80,7 +95,8 @@ inline void announce_and_wait(__global volatile uint *scratch, uint d,
 
 __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
                        ulong width, ulong out_pitch,
-                       __global volatile uint *scratch, __local elem_t *held)
+                       __global volatile uint *scratch, __local elem_t *held,
+                       uint4 div_width)
 {
     __local uint slot;
     const ulong lsz = get_local_size(0);
@@ -98,8 +114,8 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
     {
         /* sources are the logical positions themselves: memory y < count
          * belongs to chunk (count - 1 - y) / chunk */
-        const ulong lo = place(x0, width, out_pitch);
-        const ulong hi = place(end - 1, width, out_pitch);
+        const ulong lo = place(x0, width, out_pitch, div_width);
+        const ulong hi = place(end - 1, width, out_pitch, div_width);
         const ulong first = hi < count ? (count - 1 - hi) / chunk : 0;
         /* one unconditional call: the barriers inside must not sit in two
          * branches (PoCL 3.1 hangs on that with small work-groups) */
@@ -110,13 +126,14 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
     for (uint r = 0; r < REGS; r++) {
         const ulong x = x0 + get_local_id(0) + r * lsz;
         if (x < end)
-            base[place(x, width, out_pitch)] = held[x - x0];
+            base[place(x, width, out_pitch, div_width)] = held[x - x0];
     }
 }
 
 __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
                          ulong width, ulong in_pitch,
-                         __global volatile uint *scratch, __local elem_t *held)
+                         __global volatile uint *scratch, __local elem_t *held,
+                       uint4 div_width)
 {
     __local uint slot;
     const ulong lsz = get_local_size(0);
@@ -129,7 +146,7 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
     for (uint r = 0; r < REGS; r++) {
         const ulong x = x0 + get_local_id(0) + r * lsz;
         if (x < end)
-            held[x - x0] = base[place(x, width, in_pitch)];
+            held[x - x0] = base[place(x, width, in_pitch, div_width)];
     }
     {
         /* destinations [x0, end) hold the sources of the logical elements

@@ -145,7 +145,7 @@ int clipt_device_profile_format(const clipt_device_profile *p, char *buf,
         "tuning entry: %s\n"
         "tuning: wg_010=%u tile_elems_010=%u wg_100=%u simd_100=%u "
         "groups_per_cu_100=%u groups_100=%u groups_per_cu_010=%u pttwac_spread=%u "
-        "pttwac_pad=%u min_super=%u skinny_super=%u\n",
+        "pttwac_pad=%u min_super=%u skinny_super=%u walk_unroll=%u walk_item_bytes=%u\n",
         p->name, p->vendor, p->version, p->driver,
         (p->type & CL_DEVICE_TYPE_GPU)   ? "GPU"
         : (p->type & CL_DEVICE_TYPE_CPU) ? "CPU"
@@ -154,5 +154,6 @@ int clipt_device_profile_format(const clipt_device_profile *p, char *buf,
         (unsigned long long)p->max_alloc_bytes, p->max_wg_size, p->simd_width,
         p->simd_source, p->tuning_entry, t->wg_010, t->tile_elems_010,
         t->wg_100, t->simd_100, t->groups_per_cu_100, t->groups_100, t->groups_per_cu_010,
-        t->pttwac_spread, t->pttwac_pad, t->min_super, t->skinny_super);
+        t->pttwac_spread, t->pttwac_pad, t->min_super, t->skinny_super,
+        t->walk_unroll, t->walk_item_bytes);
 }

@@ -19,6 +19,8 @@ typedef struct clipt_tuning {
     unsigned pttwac_pad;    /* PTTWAC padding words per 32 flag words       */
     unsigned min_super;     /* Min of Algorithms 2 and 5                    */
     unsigned skinny_super;  /* 2.1/2.2: largest super-element (elements)    */
+    unsigned walk_unroll;   /* 100! segment walks: steps read ahead          */
+    unsigned walk_item_bytes; /* 100! segment walks: bytes per work-item step */
 } clipt_tuning;
 
 typedef struct clipt_device_profile {

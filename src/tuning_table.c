@@ -35,6 +35,8 @@ static void derive_defaults(clipt_device_profile *p)
     t->pttwac_pad = 1;
     t->min_super = 24;
     t->skinny_super = 128;
+    t->walk_unroll = 4;
+    t->walk_item_bytes = 16;
 }
 
 static void apply(clipt_tuning *t, const clipt_tuning *v)
@@ -44,6 +46,7 @@ static void apply(clipt_tuning *t, const clipt_tuning *v)
     TAKE(groups_per_cu_100); TAKE(groups_100); TAKE(groups_per_cu_010);
     TAKE(pttwac_spread);
     TAKE(pttwac_pad); TAKE(min_super); TAKE(skinny_super);
+    TAKE(walk_unroll); TAKE(walk_item_bytes);
 #undef TAKE
 }
 
