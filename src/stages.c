@@ -471,6 +471,27 @@ void clipt_stage_release(clipt_stage *st)
     }
 }
 
+/* A kernel argument: its size and value (NULL value: a __local buffer). */
+typedef struct kernel_arg {
+    size_t size;
+    const void *value;
+} kernel_arg;
+
+#define ARG(x) {sizeof(x), &(x)}
+#define LOCAL_ARG(bytes) {(bytes), NULL}
+#define COUNT_OF(a) ((cl_uint)(sizeof(a) / sizeof((a)[0])))
+
+/* Sets args[0..n) on k in order; returns the first failure. */
+static clipt_status set_args(cl_kernel k, const kernel_arg *args, cl_uint n)
+{
+    for (cl_uint i = 0; i < n; i++) {
+        cl_int err = clSetKernelArg(k, i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS)
+            return err;
+    }
+    return CL_SUCCESS;
+}
+
 static clipt_status set_args_bs010(const clipt_stage *st, cl_mem buf,
                                    cl_ulong offset)
 {
@@ -478,24 +499,13 @@ static clipt_status set_args_bs010(const clipt_stage *st, cl_mem buf,
     cl_ulong instances = sp->instances;
     cl_uint a = (cl_uint)sp->a, b = (cl_uint)sp->b;
     cl_uint pitch = st->pitch, batch = st->batch;
-    cl_int err = CL_SUCCESS;
-    cl_uint i = 0;
-    err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
-    err |= clSetKernelArg(st->kernel, i++, sizeof offset, &offset);
-    err |= clSetKernelArg(st->kernel, i++, sizeof instances, &instances);
-    err |= clSetKernelArg(st->kernel, i++, sizeof a, &a);
-    err |= clSetKernelArg(st->kernel, i++, sizeof b, &b);
-    err |= clSetKernelArg(st->kernel, i++, sizeof pitch, &pitch);
-    err |= clSetKernelArg(st->kernel, i++, sizeof batch, &batch);
-    err |= clSetKernelArg(st->kernel, i++, st->local_bytes[0], NULL);
-    {
-        cl_uint4 div_ab = divisor_vector(sp->a * sp->b);
-        cl_uint4 div_a = divisor_vector(sp->a), div_b = divisor_vector(sp->b);
-        err |= clSetKernelArg(st->kernel, i++, sizeof div_ab, &div_ab);
-        err |= clSetKernelArg(st->kernel, i++, sizeof div_a, &div_a);
-        err |= clSetKernelArg(st->kernel, i++, sizeof div_b, &div_b);
-    }
-    return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+    cl_uint4 div_ab = divisor_vector(sp->a * sp->b);
+    cl_uint4 div_a = divisor_vector(sp->a), div_b = divisor_vector(sp->b);
+    const kernel_arg args[] = {ARG(buf),   ARG(offset), ARG(instances),
+                               ARG(a),     ARG(b),      ARG(pitch),
+                               ARG(batch), LOCAL_ARG(st->local_bytes[0]),
+                               ARG(div_ab), ARG(div_a), ARG(div_b)};
+    return set_args(st->kernel, args, COUNT_OF(args));
 }
 
 static clipt_status set_args_pttwac010(const clipt_stage *st, cl_mem buf,
@@ -504,16 +514,9 @@ static clipt_status set_args_pttwac010(const clipt_stage *st, cl_mem buf,
     const clipt_stage_spec *sp = &st->spec;
     cl_ulong instances = sp->instances;
     cl_uint a = (cl_uint)sp->a, b = (cl_uint)sp->b, words = st->flag_words;
-    cl_int err = CL_SUCCESS;
-    cl_uint i = 0;
-    err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
-    err |= clSetKernelArg(st->kernel, i++, sizeof offset, &offset);
-    err |= clSetKernelArg(st->kernel, i++, sizeof instances, &instances);
-    err |= clSetKernelArg(st->kernel, i++, sizeof a, &a);
-    err |= clSetKernelArg(st->kernel, i++, sizeof b, &b);
-    err |= clSetKernelArg(st->kernel, i++, sizeof words, &words);
-    err |= clSetKernelArg(st->kernel, i++, st->local_bytes[0], NULL);
-    return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+    const kernel_arg args[] = {ARG(buf), ARG(offset), ARG(instances), ARG(a),
+                               ARG(b),   ARG(words),  LOCAL_ARG(st->local_bytes[0])};
+    return set_args(st->kernel, args, COUNT_OF(args));
 }
 
 static clipt_status set_args_move_rows(const clipt_stage *st, cl_mem buf,
@@ -524,20 +527,11 @@ static clipt_status set_args_move_rows(const clipt_stage *st, cl_mem buf,
     /* the pitch that is not the width: padding's destination pitch or
      * unpadding's source pitch */
     cl_ulong pitch = sp->kind == CLIPT_STAGE_PAD ? sp->sb : sp->sa;
-    cl_int err = CL_SUCCESS;
-    cl_uint i = 0;
-    err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
-    err |= clSetKernelArg(st->kernel, i++, sizeof offset, &offset);
-    err |= clSetKernelArg(st->kernel, i++, sizeof count, &count);
-    err |= clSetKernelArg(st->kernel, i++, sizeof width, &width);
-    err |= clSetKernelArg(st->kernel, i++, sizeof pitch, &pitch);
-    err |= clSetKernelArg(st->kernel, i++, sizeof scratch, &scratch);
-    err |= clSetKernelArg(st->kernel, i++, st->local_bytes[0], NULL);
-    {
-        cl_uint4 div_width = divisor_vector(sp->a);
-        err |= clSetKernelArg(st->kernel, i++, sizeof div_width, &div_width);
-    }
-    return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+    cl_uint4 div_width = divisor_vector(sp->a);
+    const kernel_arg args[] = {ARG(buf),   ARG(offset),  ARG(count),
+                               ARG(width), ARG(pitch),   ARG(scratch),
+                               LOCAL_ARG(st->local_bytes[0]), ARG(div_width)};
+    return set_args(st->kernel, args, COUNT_OF(args));
 }
 
 static clipt_status set_args_shift100_slices(const clipt_stage *st, cl_mem buf,
@@ -547,17 +541,9 @@ static clipt_status set_args_shift100_slices(const clipt_stage *st, cl_mem buf,
     cl_ulong instances = sp->instances, a = sp->a, b = sp->b;
     cl_uint slices = (cl_uint)(sp->s / st->worker);
     const cl_uint zero = 0;
-    cl_int err = CL_SUCCESS;
-    cl_uint i = 0;
-    err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
-    err |= clSetKernelArg(st->kernel, i++, sizeof offset, &offset);
-    err |= clSetKernelArg(st->kernel, i++, sizeof instances, &instances);
-    err |= clSetKernelArg(st->kernel, i++, sizeof a, &a);
-    err |= clSetKernelArg(st->kernel, i++, sizeof b, &b);
-    err |= clSetKernelArg(st->kernel, i++, sizeof slices, &slices);
-    err |= clSetKernelArg(st->kernel, i++, sizeof scratch, &scratch);
-    err |= clSetKernelArg(st->kernel, i++, sizeof zero, &zero);
-    return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+    const kernel_arg args[] = {ARG(buf), ARG(offset), ARG(instances), ARG(a),
+                               ARG(b),   ARG(slices), ARG(scratch),   ARG(zero)};
+    return set_args(st->kernel, args, COUNT_OF(args));
 }
 
 /* Arguments shared by save_segment_heads and walk_segments. */
@@ -569,25 +555,16 @@ static clipt_status set_args_segments(const clipt_stage *st, cl_kernel k,
     cl_ulong segments = st->seg_count, per_instance = st->seg_saved;
     cl_uint slices = (cl_uint)(sp->s / st->worker);
     cl_uint magic, sh1, sh2;
-    cl_int err = CL_SUCCESS;
-    cl_uint i = 0;
     divisor_magic(sp->b, &magic, &sh1, &sh2);
-    err |= clSetKernelArg(k, i++, sizeof buf, &buf);
-    err |= clSetKernelArg(k, i++, sizeof offset, &offset);
-    err |= clSetKernelArg(k, i++, sizeof instances, &instances);
-    err |= clSetKernelArg(k, i++, sizeof a, &a);
-    err |= clSetKernelArg(k, i++, sizeof b, &b);
-    err |= clSetKernelArg(k, i++, sizeof magic, &magic);
-    err |= clSetKernelArg(k, i++, sizeof sh1, &sh1);
-    err |= clSetKernelArg(k, i++, sizeof sh2, &sh2);
-    err |= clSetKernelArg(k, i++, sizeof slices, &slices);
-    err |= clSetKernelArg(k, i++, sizeof st->seg_start, &st->seg_start);
-    err |= clSetKernelArg(k, i++, sizeof st->seg_length, &st->seg_length);
-    err |= clSetKernelArg(k, i++, sizeof st->seg_slot, &st->seg_slot);
-    err |= clSetKernelArg(k, i++, sizeof segments, &segments);
-    err |= clSetKernelArg(k, i++, sizeof per_instance, &per_instance);
-    err |= clSetKernelArg(k, i++, sizeof scratch, &scratch);
-    return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+    {
+        const kernel_arg args[] = {
+            ARG(buf),           ARG(offset),         ARG(instances),
+            ARG(a),             ARG(b),              ARG(magic),
+            ARG(sh1),           ARG(sh2),            ARG(slices),
+            ARG(st->seg_start), ARG(st->seg_length), ARG(st->seg_slot),
+            ARG(segments),      ARG(per_instance),   ARG(scratch)};
+        return set_args(k, args, COUNT_OF(args));
+    }
 }
 
 static clipt_status set_args_shift100(const clipt_stage *st, cl_mem buf,
@@ -596,20 +573,11 @@ static clipt_status set_args_shift100(const clipt_stage *st, cl_mem buf,
     const clipt_stage_spec *sp = &st->spec;
     cl_ulong instances = sp->instances, a = sp->a, b = sp->b;
     cl_uint s = (cl_uint)sp->s, sa = (cl_uint)sp->sa, sb = (cl_uint)sp->sb;
-    cl_int err = CL_SUCCESS;
-    cl_uint i = 0;
-    err |= clSetKernelArg(st->kernel, i++, sizeof buf, &buf);
-    err |= clSetKernelArg(st->kernel, i++, sizeof offset, &offset);
-    err |= clSetKernelArg(st->kernel, i++, sizeof instances, &instances);
-    err |= clSetKernelArg(st->kernel, i++, sizeof a, &a);
-    err |= clSetKernelArg(st->kernel, i++, sizeof b, &b);
-    err |= clSetKernelArg(st->kernel, i++, sizeof s, &s);
-    err |= clSetKernelArg(st->kernel, i++, sizeof sa, &sa);
-    err |= clSetKernelArg(st->kernel, i++, sizeof sb, &sb);
-    err |= clSetKernelArg(st->kernel, i++, sizeof scratch, &scratch);
-    err |= clSetKernelArg(st->kernel, i++, st->local_bytes[0], NULL);
-    err |= clSetKernelArg(st->kernel, i++, st->local_bytes[1], NULL);
-    return err ? CL_INVALID_KERNEL_ARGS : CL_SUCCESS;
+    const kernel_arg args[] = {ARG(buf), ARG(offset), ARG(instances), ARG(a),
+                               ARG(b),   ARG(s),      ARG(sa),        ARG(sb),
+                               ARG(scratch), LOCAL_ARG(st->local_bytes[0]),
+                               LOCAL_ARG(st->local_bytes[1])};
+    return set_args(st->kernel, args, COUNT_OF(args));
 }
 
 clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
