@@ -111,12 +111,13 @@ static void test_bs010_tunings(void **state)
         }
 }
 
-/* The same tiles by PTTWAC, with every spreading factor and some paddings. */
+/* The same tiles by PTTWAC; then every spreading factor R with flag
+ * paddings P of 0-4, 8, 16 and 32 words (the option's range is 0..32). */
 static void test_pttwac010(void **state)
 {
     test_env *env = TEST_ENV(state);
     static const unsigned spreads[] = {1, 2, 4, 8, 16, 32};
-    static const unsigned pads[] = {0, 1, 3};
+    static const unsigned pads[] = {0, 1, 2, 3, 4, 8, 16, 32};
     for (size_t i = 0; i < COUNT(tile_cases); i++) {
         clipt_stage_spec sp = spec_of(CLIPT_STAGE_PTTWAC010, tile_cases[i][0],
                                       tile_cases[i][1], tile_cases[i][2], 1, 0, 0);
@@ -126,9 +127,11 @@ static void test_pttwac010(void **state)
         for (size_t p = 0; p < COUNT(pads); p++) {
             clipt_tuning t = env->ctx->profile.tuning;
             clipt_stage_spec sp = spec_of(CLIPT_STAGE_PTTWAC010, 3, 33 + r, 65 - p, 1, 0, 0);
+            /* tiles of 33..38 x 58..65: thousands of flag bits, so that
+             * with every R the padding words really are inserted */
             t.pttwac_spread = spreads[r];
             t.pttwac_pad = pads[p];
-            t.wg_010 = (unsigned)(1 + 31 * p);
+            t.wg_010 = (unsigned)(1 + 31 * (p % 3));
             run_stage(env, &sp, elem_sizes[(r + p) % COUNT(elem_sizes)], r + p, &t,
                       KIND(CLIPT_STAGE_PTTWAC010));
         }
