@@ -274,8 +274,9 @@ CLIPT_API clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len);
  *  element size) into `buf`, which must hold clipt_plan_buffer_size(p) bytes
  *  from there and be writable by kernels.
  *
- *  Every argument is checked before anything is enqueued: on an error
- *  return, nothing was enqueued and the buffer is untouched.
+ *  Every argument is checked before anything is enqueued: on any
+ *  CLIPT_ERROR_* return nothing was enqueued and the buffer is untouched
+ *  (see the last paragraph for runtime failures).
  *  Non-blocking.  Works on in-order and out-of-order queues: the stages are
  *  chained with events, the first waits for `event_wait_list` (which follows
  *  the OpenCL rules: NULL iff num_events_in_wait_list is 0).  If `event` is
@@ -285,7 +286,11 @@ CLIPT_API clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len);
  *  Errors: CLIPT_ERROR_NULL_ARGUMENT, CLIPT_ERROR_DEVICE_MISMATCH,
  *  CLIPT_ERROR_BUFFER_TOO_SMALL, CLIPT_ERROR_MISALIGNED_OFFSET,
  *  CLIPT_ERROR_READ_ONLY_BUFFER, CLIPT_ERROR_WRITE_ONLY_BUFFER,
- *  CLIPT_ERROR_INVALID_WAIT_LIST, CL_*.
+ *  CLIPT_ERROR_INVALID_WAIT_LIST, CLIPT_ERROR_OUT_OF_HOST_MEMORY, CL_*.
+ *  A CL_* error from the runtime while the stages are being enqueued (after
+ *  every check passed) can leave earlier stages queued: they still run, the
+ *  plan's next enqueue waits for them, and the buffer then holds a partly
+ *  transposed matrix; nothing clipt can check beforehand leads there.
  *  Thread-safe (see the header's thread rules). */
 CLIPT_API clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q,
                                      cl_mem buf, size_t offset_bytes,
@@ -322,7 +327,8 @@ CLIPT_API void clipt_plan_release(clipt_plan p);
  *  Creates and releases a temporary context and plan for the queue's
  *  context and device, so repeated calls rebuild kernels: use a plan for
  *  repeated work.  Returns after the transposition has finished.
- *  Same errors as clipt_plan_create and clipt_enqueue.  Thread-safe. */
+ *  Same errors as clipt_context_create, clipt_plan_create and
+ *  clipt_enqueue, and CL_* from clWaitForEvents.  Thread-safe. */
 CLIPT_API clipt_status clipt_transpose(cl_command_queue q, cl_mem buf,
                                        size_t offset_bytes, size_t rows,
                                        size_t cols, size_t elem_size);

@@ -56,8 +56,10 @@ clipt_status clipt_context_create(cl_context ctx, cl_device_id dev,
         status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
         goto fail;
     }
-    if ((status = clRetainContext(ctx)) != CL_SUCCESS ||
-        (status = clRetainDevice(dev)) != CL_SUCCESS) {
+    if ((status = clRetainContext(ctx)) == CL_SUCCESS &&
+        (status = clRetainDevice(dev)) != CL_SUCCESS)
+        clReleaseContext(ctx);
+    if (status != CL_SUCCESS) {
         pthread_mutex_destroy(&c->detail_lock);
         clipt_cache_destroy(&c->cache);
         goto fail;

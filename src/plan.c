@@ -257,8 +257,8 @@ static clipt_status check_shape(size_t rows, size_t cols, size_t elem,
 /* Padding appends rows for free (room at the end) but must spread the rows
  * apart for extra columns; after the transposition, extra rows of the
  * original became extra columns of the result and are squeezed out. */
-static unsigned padding_specs(clipt_plan p, clipt_stage_spec *pad,
-                              clipt_stage_spec *unpad)
+static void padding_specs(clipt_plan p, clipt_stage_spec *pad,
+                          clipt_stage_spec *unpad)
 {
     clipt_stage_spec in = {CLIPT_STAGE_PAD, "pad", p->rows, p->cols, 1, 1,
                            p->cols, p->pcols};
@@ -266,7 +266,6 @@ static unsigned padding_specs(clipt_plan p, clipt_stage_spec *pad,
                             p->prows, p->rows};
     *pad = in;
     *unpad = out;
-    return 2;
 }
 
 static clipt_status build_stages(clipt_plan p)
@@ -512,8 +511,16 @@ static clipt_status enqueue_stages(clipt_plan p, cl_command_queue q, cl_mem buf,
                                      p->scratch, prev ? 1 : n,
                                      prev ? &prev : wait, &p->stage_first[i],
                                      &p->stage_done[i]);
-        if (status != CL_SUCCESS)
+        if (status != CL_SUCCESS) {
+            /* the stages already queued will still run: later runs of the
+             * plan must wait for them, so hand their last event out as
+             * `done` (the caller keeps it as the plan's last run) */
+            if (prev)
+                clRetainEvent(prev);
+            *done = prev;
+            drop_profile_events(p);
             return status;
+        }
         prev = p->stage_done[i];
     }
     clRetainEvent(prev);
@@ -566,7 +573,7 @@ static int previous_run_failed(cl_event last)
     cl_int state = CL_COMPLETE;
     if (clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state,
                        NULL) != CL_SUCCESS)
-        return 1;
+        return 0; /* keep the wait; the runtime reports a bad event itself */
     return state < 0;
 }
 
@@ -588,7 +595,7 @@ clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf,
     pthread_mutex_lock(&p->lock);
     /* wait for the caller's events and for this plan's previous run, which
      * shares the scratch buffer */
-    wait = malloc((n + 1) * sizeof *wait);
+    wait = malloc(((size_t)n + 1) * sizeof *wait);
     if (!wait) {
         status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
         goto unlock;
@@ -599,11 +606,13 @@ clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf,
         wait[n++] = p->last;
     status = enqueue_stages(p, q, buf, (cl_ulong)(offset_bytes / p->elem), n,
                             n ? wait : NULL, &done);
+    if (done) {
+        if (p->last)
+            clReleaseEvent(p->last);
+        p->last = done;
+    }
     if (status != CLIPT_SUCCESS)
         goto unlock;
-    if (p->last)
-        clReleaseEvent(p->last);
-    p->last = done;
     if (event) {
         clRetainEvent(done);
         *event = done;

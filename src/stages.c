@@ -49,7 +49,6 @@ static size_t groups_cap_100(clipt_context c, const clipt_tuning *t)
     return (size_t)c->profile.compute_units * t->groups_per_cu_100;
 }
 
-static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
 int clipt_stage_is_identity(const clipt_stage_spec *spec)
@@ -314,7 +313,7 @@ static clipt_status prepare_shift100(clipt_context c, size_t elem,
         size_t groups = (size_t)(needed < cap ? needed : cap);
         st->global = (groups ? groups : 1) * st->local;
     }
-    st->scratch_bytes = (size_t)round_up((size_t)((total + 31) / 32), 1) * 4;
+    st->scratch_bytes = (size_t)((total + 31) / 32) * 4;
     return CLIPT_SUCCESS;
 }
 
