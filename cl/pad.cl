@@ -133,7 +133,7 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
 __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
                          ulong width, ulong in_pitch,
                          __global volatile uint *scratch, __local elem_t *held,
-                       uint4 div_width)
+                         uint4 div_width)
 {
     __local uint slot;
     const ulong lsz = get_local_size(0);
