@@ -222,12 +222,28 @@ typedef struct clipt_plan_options {
     unsigned groups_100;      /* work-groups launched for 100! (persistent) */
     unsigned pttwac_spread;   /* PTTWAC spreading factor R: 1..32, pow2      */
     unsigned pttwac_pad;      /* PTTWAC flag padding P words per 32          */
-    unsigned reserved[8];     /* must stay zero                              */
+    unsigned tile_elems_010;  /* elements one 010! work-group batch aims at */
+    unsigned groups_per_cu_100; /* resident 100! work-groups per compute unit */
+    unsigned groups_per_cu_010; /* resident 010! work-groups per compute unit */
+    unsigned skinny_super;    /* 2.1/2.2: largest super-element (elements)   */
+    unsigned walk_unroll;     /* 100! segment walks: steps read ahead, 1..32 */
+    unsigned walk_item_bytes; /* 100! segment walks: bytes per work-item step */
+    unsigned reserved[2];     /* must stay zero                              */
 } clipt_plan_options;
 
 /** Fills *o with the defaults (automatic everything).  NULL is ignored.
  *  Thread-safe. */
 CLIPT_API void clipt_plan_options_init(clipt_plan_options *o);
+
+/** Sets the tuning override called `name` (the field's name above, e.g.
+ *  "walk_unroll") to `value`, so that tools can pass tuning values by name.
+ *  The value's range is checked by clipt_plan_create, as for fields set
+ *  directly.  Errors: CLIPT_ERROR_NULL_ARGUMENT, CLIPT_ERROR_INVALID_OPTION
+ *  (no tuning field has that name; *o is then unchanged).  Thread-safe for
+ *  distinct `o`. */
+CLIPT_API clipt_status clipt_plan_options_set_tuning(clipt_plan_options *o,
+                                                     const char *name,
+                                                     unsigned value);
 
 /* ------------------------------------------------------------------ */
 /* Plan                                                                */
@@ -264,7 +280,8 @@ CLIPT_API size_t clipt_plan_buffer_size(clipt_plan p);
 CLIPT_API size_t clipt_plan_scratch_size(clipt_plan p);
 
 /** Writes a human-readable description of the plan into buf: shape, element
- *  size, sequence, m, n, padded shape, scratch bytes, tuning entry, and one
+ *  size, sequence, m, n, padded shape, scratch bytes, tuning entry (with any
+ *  tuning values the options replaced), and one
  *  line per stage with its kernel and launch sizes.  Same buffer rules as
  *  clipt_context_error_detail.  Thread-safe. */
 CLIPT_API clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len);

@@ -127,11 +127,27 @@ clipt_status clipt_device_profile_query(cl_device_id dev,
     return CLIPT_SUCCESS;
 }
 
+/* Appends " name=value" (or the final newline when name is NULL) at
+ * position `used` of buf (not NULL); keeps counting past a short buffer as snprintf
+ * does, so the caller learns the length it needs. */
+static int append_field(char *buf, size_t len, int used, const char *name,
+                        unsigned value)
+{
+    size_t at = (size_t)used < len ? (size_t)used : len;
+    char *to = buf + at;
+    int n;
+    if (used < 0)
+        return used;
+    n = name ? snprintf(to, len - at, " %s=%u", name, value)
+             : snprintf(to, len - at, "\n");
+    return n < 0 ? n : used + n;
+}
+
 int clipt_device_profile_format(const clipt_device_profile *p, char *buf,
                                 size_t len)
 {
     const clipt_tuning *t = &p->tuning;
-    return snprintf(
+    int used = snprintf(
         buf, len,
         "device: %s\n"
         "vendor: %s\n"
@@ -143,17 +159,17 @@ int clipt_device_profile_format(const clipt_device_profile *p, char *buf,
         "max work-group size: %zu\n"
         "SIMD width: %u (%s)\n"
         "tuning entry: %s\n"
-        "tuning: wg_010=%u tile_elems_010=%u wg_100=%u simd_100=%u "
-        "groups_per_cu_100=%u groups_100=%u groups_per_cu_010=%u pttwac_spread=%u "
-        "pttwac_pad=%u min_super=%u skinny_super=%u walk_unroll=%u walk_item_bytes=%u\n",
+        "tuning:",
         p->name, p->vendor, p->version, p->driver,
         (p->type & CL_DEVICE_TYPE_GPU)   ? "GPU"
         : (p->type & CL_DEVICE_TYPE_CPU) ? "CPU"
                                          : "other",
         p->compute_units, (unsigned long long)p->local_mem_bytes,
         (unsigned long long)p->max_alloc_bytes, p->max_wg_size, p->simd_width,
-        p->simd_source, p->tuning_entry, t->wg_010, t->tile_elems_010,
-        t->wg_100, t->simd_100, t->groups_per_cu_100, t->groups_100, t->groups_per_cu_010,
-        t->pttwac_spread, t->pttwac_pad, t->min_super, t->skinny_super,
-        t->walk_unroll, t->walk_item_bytes);
+        p->simd_source, p->tuning_entry);
+    /* " name=value" per field, in table order */
+#define FIELD(f) used = append_field(buf, len, used, #f, t->f);
+    CLIPT_TUNING_FIELDS(FIELD)
+#undef FIELD
+    return append_field(buf, len, used, NULL, 0);
 }

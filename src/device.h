@@ -6,6 +6,13 @@
 
 #include "clipt.h"
 
+/* Every tuning field, in table order: one list serves the table's level
+ * merge, the plan options' overrides and the profile's text. */
+#define CLIPT_TUNING_FIELDS(X)                                               \
+    X(wg_010) X(tile_elems_010) X(wg_100) X(simd_100) X(groups_per_cu_100)   \
+    X(groups_100) X(groups_per_cu_010) X(pttwac_spread) X(pttwac_pad)        \
+    X(min_super) X(skinny_super) X(walk_unroll) X(walk_item_bytes)
+
 /* Execution configuration of the elementary transpositions. */
 typedef struct clipt_tuning {
     unsigned wg_010;        /* work-group size of the BS 010! kernel        */

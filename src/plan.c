@@ -13,6 +13,21 @@ void clipt_plan_options_init(clipt_plan_options *o)
         memset(o, 0, sizeof *o);
 }
 
+clipt_status clipt_plan_options_set_tuning(clipt_plan_options *o,
+                                           const char *name, unsigned value)
+{
+    if (!o || !name)
+        return CLIPT_ERROR_NULL_ARGUMENT;
+#define SET_IF_NAMED(f)                                                        \
+    if (strcmp(name, #f) == 0) {                                               \
+        o->f = value;                                                          \
+        return CLIPT_SUCCESS;                                                  \
+    }
+    CLIPT_TUNING_FIELDS(SET_IF_NAMED)
+#undef SET_IF_NAMED
+    return CLIPT_ERROR_INVALID_OPTION;
+}
+
 static int valid_elem_size(size_t e)
 {
     return e == 1 || e == 2 || e == 4 || e == 8 || e == 16;
@@ -46,7 +61,11 @@ static clipt_status check_options(const clipt_plan_options *o,
         return CLIPT_ERROR_INVALID_OPTION;
     if (o->wg_100 && o->simd_100 && o->wg_100 % o->simd_100)
         return CLIPT_ERROR_INVALID_OPTION;
-    if (o->min_super > 1u << 20)
+    if (o->min_super > 1u << 20 || o->skinny_super > 1u << 20 ||
+        o->tile_elems_010 > 1u << 24)
+        return CLIPT_ERROR_INVALID_OPTION;
+    if (o->groups_per_cu_100 > 1024 || o->groups_per_cu_010 > 1024 ||
+        o->walk_unroll > 32 || o->walk_item_bytes > 256)
         return CLIPT_ERROR_INVALID_OPTION;
     for (size_t i = 0; i < sizeof o->reserved / sizeof o->reserved[0]; i++)
         if (o->reserved[i])
@@ -56,14 +75,8 @@ static clipt_status check_options(const clipt_plan_options *o,
 
 static void merge_tuning(const clipt_plan_options *o, clipt_tuning *t)
 {
-#define OVERRIDE(opt, field) if (o->opt) t->field = o->opt
-    OVERRIDE(wg_010, wg_010);
-    OVERRIDE(wg_100, wg_100);
-    OVERRIDE(simd_100, simd_100);
-    OVERRIDE(groups_100, groups_100);
-    OVERRIDE(pttwac_spread, pttwac_spread);
-    OVERRIDE(pttwac_pad, pttwac_pad);
-    OVERRIDE(min_super, min_super);
+#define OVERRIDE(f) if (o->f) t->f = o->f;
+    CLIPT_TUNING_FIELDS(OVERRIDE)
 #undef OVERRIDE
 }
 
@@ -417,7 +430,14 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
            (p->prows != p->rows || p->pcols != p->cols) ? "" : " (no padding)");
     APPEND("buffer bytes: %zu\n", p->buffer_bytes);
     APPEND("scratch bytes: %zu\n", p->scratch_bytes);
-    APPEND("tuning entry: %s\n", p->ctx->profile.tuning_entry);
+    APPEND("tuning entry: %s", p->ctx->profile.tuning_entry);
+    /* the plan options that replaced values of that entry */
+#define OVERRIDDEN(f)                                                          \
+    if (p->opts.f)                                                             \
+        APPEND(" [option %s=%u]", #f, p->opts.f);
+    CLIPT_TUNING_FIELDS(OVERRIDDEN)
+#undef OVERRIDDEN
+    APPEND("\n");
     if (p->num_stages == 0)
         APPEND("stages: none (the transpose has the same bytes)\n");
     for (unsigned i = 0; i < p->num_stages; i++) {

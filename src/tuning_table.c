@@ -41,12 +41,8 @@ static void derive_defaults(clipt_device_profile *p)
 
 static void apply(clipt_tuning *t, const clipt_tuning *v)
 {
-#define TAKE(f) if (v->f) t->f = v->f
-    TAKE(wg_010); TAKE(tile_elems_010); TAKE(wg_100); TAKE(simd_100);
-    TAKE(groups_per_cu_100); TAKE(groups_100); TAKE(groups_per_cu_010);
-    TAKE(pttwac_spread);
-    TAKE(pttwac_pad); TAKE(min_super); TAKE(skinny_super);
-    TAKE(walk_unroll); TAKE(walk_item_bytes);
+#define TAKE(f) if (v->f) t->f = v->f;
+    CLIPT_TUNING_FIELDS(TAKE)
 #undef TAKE
 }
 

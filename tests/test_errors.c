@@ -272,7 +272,7 @@ static void test_plan_shape_errors(void **state)
 /* Options out of range, one field at a time. */
 static void test_plan_option_errors(void **state)
 {
-    enum { N = 13 };
+    enum { N = 19 };
     clipt_plan_options o[N];
     for (int i = 0; i < N; i++)
         clipt_plan_options_init(&o[i]);
@@ -281,7 +281,7 @@ static void test_plan_option_errors(void **state)
     o[2].pttwac_spread = 3;
     o[3].pttwac_spread = 64;
     o[4].reserved[0] = 1;
-    o[5].reserved[7] = 42;
+    o[5].reserved[1] = 42;
     o[6].padding = (clipt_padding)7;
     o[7].tile_rule = (clipt_tile_rule)3;
     o[8].simd_100 = 3;
@@ -290,6 +290,12 @@ static void test_plan_option_errors(void **state)
     o[10].min_super = (1u << 20) + 1;
     o[11].pttwac_pad = 33;
     o[12].wg_010 = UINT_MAX;
+    o[13].tile_elems_010 = (1u << 24) + 1;
+    o[14].groups_per_cu_100 = 1025;
+    o[15].groups_per_cu_010 = 1025;
+    o[16].skinny_super = (1u << 20) + 1;
+    o[17].walk_unroll = 33;
+    o[18].walk_item_bytes = 257;
     for (int i = 0; i < N; i++) {
         char what[32];
         snprintf(what, sizeof what, "invalid option set %d", i);

@@ -684,11 +684,66 @@ static void test_groups_100_applied(void **state)
     clipt_plan_release(p);
 }
 
+/* Every tuning field can be set by name, shows in the description and
+ * changes what the stages are built with; the results stay bit-exact. */
+static void test_tuning_overrides(void **state)
+{
+    static const struct {
+        const char *name;
+        unsigned value;
+        const char *in_stage; /* text the stage lines must then contain */
+    } cases[] = {
+        {"walk_unroll", 1, "-DUNROLL=1 "},
+        {"walk_unroll", 16, "-DUNROLL=16 "},
+        {"walk_item_bytes", 4, "-DQ=2 "}, /* widened to 8 bytes */
+        {"walk_item_bytes", 64, "-DQ=16 "},
+        {"tile_elems_010", 1, "transpose010_bs"},
+        {"groups_per_cu_010", 1, "transpose010_bs"},
+        {"groups_per_cu_100", 1, "walk_segments"},
+        /* no widening: Algorithm 5 keeps 24 (the default widens to 120) */
+        {"skinny_super", 8, "of 24-element super-elements"},
+        {"min_super", 4, "walk_segments"},
+    };
+    static const shape shapes[] = {{384, 512, 4}, {32, 6000, 4}};
+    char text[8192], want[64];
+    /* GPU-sized local memory, so that plans have 100! and tiled stages */
+    test_env gpu = *TEST_ENV(state);
+    gpu.ctx = test_context_limited(TEST_ENV(state), 48 * 1024);
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        clipt_plan_options o;
+        size_t mismatch = 1;
+        const shape *sh = &shapes[strcmp(cases[i].name, "skinny_super") == 0];
+        clipt_plan_options_init(&o);
+        assert_status(clipt_plan_options_set_tuning(&o, cases[i].name, cases[i].value),
+                      CLIPT_SUCCESS);
+        assert_status(test_run_transpose(&gpu, sh->rows, sh->cols, sh->elems, 0,
+                                         &o, &mismatch, text, sizeof text),
+                      CLIPT_SUCCESS);
+        if (mismatch)
+            fail_msg("%s=%u: %zu bytes differ", cases[i].name, cases[i].value, mismatch);
+        snprintf(want, sizeof want, "[option %s=%u]", cases[i].name, cases[i].value);
+        if (!strstr(text, want) || !strstr(text, cases[i].in_stage))
+            fail_msg("%s=%u: description lacks '%s' or '%s':\n%s", cases[i].name,
+                     cases[i].value, want, cases[i].in_stage, text);
+    }
+    {
+        clipt_plan_options o;
+        clipt_plan_options_init(&o);
+        assert_status(clipt_plan_options_set_tuning(&o, "no_such_field", 1),
+                      CLIPT_ERROR_INVALID_OPTION);
+        assert_status(clipt_plan_options_set_tuning(NULL, "walk_unroll", 1),
+                      CLIPT_ERROR_NULL_ARGUMENT);
+        assert_status(clipt_plan_options_set_tuning(&o, NULL, 1), CLIPT_ERROR_NULL_ARGUMENT);
+    }
+    clipt_context_release(gpu.ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_describe),
         cmocka_unit_test(test_groups_100_applied),
+        cmocka_unit_test(test_tuning_overrides),
         cmocka_unit_test(test_pad_small_work_group),
         cmocka_unit_test(test_describe_padding),
         cmocka_unit_test(test_profile),

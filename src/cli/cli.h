@@ -69,6 +69,10 @@ const char *cli_parse_elem_size(const char *text, void *size_t_target);
 const char *cli_parse_sequence(const char *text, void *sequence_target);
 /* Stores the (non-empty) text itself: target is a const char *. */
 const char *cli_parse_text(const char *text, void *string_target);
+/* Tuning overrides "name=value[,name=value...]": cli_parse_tuning checks the
+ * list and keeps the text; cli_apply_tuning sets it on options (1 = ok). */
+const char *cli_parse_tuning(const char *text, void *string_target);
+int cli_apply_tuning(const char *list, clipt_plan_options *o);
 
 /* ---- device session --------------------------------------------------- */
 

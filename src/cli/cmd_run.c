@@ -24,6 +24,7 @@ typedef struct run_args {
     int no_padding;
     size_t repeat;
     int describe;
+    const char *tuning;    /* --tune list, or NULL */
 } run_args;
 
 /* The demo matrix on the host and on the device. */
@@ -85,6 +86,8 @@ static int parse_run_args(int argc, char **argv, run_args *a, int *status)
         {"repeat", "K", cli_parse_positive_size, &a->repeat,
          "runs; the median time is reported (default 1)"},
         {"describe", NULL, NULL, &a->describe, "print the plan (clipt_plan_describe)"},
+        {"tune", "LIST", cli_parse_tuning, &a->tuning,
+         "tuning overrides NAME=VALUE,... (names as in 'clipt info')"},
     };
     if (!cli_parse_options(&cli_cmd_run, opts, sizeof opts / sizeof opts[0], argc,
                            argv, NULL, 0, NULL, status))
@@ -110,6 +113,7 @@ static int make_plan(cli_session *s, const run_args *a, clipt_plan *plan)
     o.tile_m = a->tile_m;
     o.tile_n = a->tile_n;
     o.padding = a->no_padding ? CLIPT_PADDING_NONE : CLIPT_PADDING_AUTO;
+    cli_apply_tuning(a->tuning, &o); /* checked when parsed */
     st = clipt_plan_create(s->cx, a->rows, a->cols, a->elem, &o, plan);
     if (st == CLIPT_SUCCESS)
         return CLI_EXIT_OK;
@@ -322,7 +326,7 @@ static void print_report(const cli_session *s, const run_args *a, const plan_fac
 
 static int run_main(int argc, char **argv)
 {
-    run_args a = {5000, 3001, 4, CLIPT_SEQUENCE_AUTO, 0, 0, 0, 1, 0};
+    run_args a = {5000, 3001, 4, CLIPT_SEQUENCE_AUTO, 0, 0, 0, 1, 0, NULL};
     cli_session s;
     clipt_plan plan = NULL;
     demo d = {0};

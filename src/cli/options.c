@@ -182,3 +182,40 @@ const char *cli_parse_text(const char *text, void *string_target)
     *(const char **)string_target = text;
     return NULL;
 }
+
+/* Applies "name=value[,name=value...]" to *o with
+ * clipt_plan_options_set_tuning; returns 0 on a malformed list or an unknown
+ * name. */
+int cli_apply_tuning(const char *list, clipt_plan_options *o)
+{
+    const char *at = list;
+    while (at && *at) {
+        char name[64];
+        unsigned long value;
+        char *end = NULL;
+        size_t len = strcspn(at, "=,");
+        if (len == 0 || len >= sizeof name || at[len] != '=' ||
+            !isdigit((unsigned char)at[len + 1]))
+            return 0;
+        memcpy(name, at, len);
+        name[len] = '\0';
+        errno = 0;
+        value = strtoul(at + len + 1, &end, 10);
+        if (errno || value > UINT32_MAX || (*end != ',' && *end != '\0') ||
+            clipt_plan_options_set_tuning(o, name, (unsigned)value) != CLIPT_SUCCESS)
+            return 0;
+        at = *end == ',' ? end + 1 : end;
+    }
+    return 1;
+}
+
+const char *cli_parse_tuning(const char *text, void *string_target)
+{
+    clipt_plan_options probe;
+    clipt_plan_options_init(&probe);
+    if (!cli_apply_tuning(text, &probe))
+        return "NAME=VALUE[,NAME=VALUE...] with tuning names as in 'clipt info' "
+               "(e.g. walk_unroll=8,min_super=32)";
+    *(const char **)string_target = text;
+    return NULL;
+}
