@@ -14,10 +14,14 @@
  * different banks.
  *
  * Build options (each has a default so the file compiles alone):
- *   ELEM_TYPE  the element type moved (uchar, ushort, uint, ulong, uint4).
+ *   ELEM_TYPE   the element type moved (uchar, ushort, uint, ulong, uint4).
+ *   LOAD_AHEAD  global reads each work-item issues before storing them.
  */
 #ifndef ELEM_TYPE
 #define ELEM_TYPE uint
+#endif
+#ifndef LOAD_AHEAD
+#define LOAD_AHEAD 4
 #endif
 
 typedef ELEM_TYPE elem_t;
@@ -48,12 +52,26 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
         const uint count = tiles * ab;
         __global elem_t *base = buf + offset + first * (ulong)ab;
 
-        for (uint k = lid; k < count; k += lsz) {
-            const uint t = udiv(k, div_ab);
-            const uint r = k - t * ab;
-            const uint i = udiv(r, div_b);
-            const uint j = r - i * b;
-            tile[t * tile_slots + i * pitch + j] = base[k];
+        /* LOAD_AHEAD global reads in flight per work-item before any of
+         * them is stored to local memory: a read-then-store loop leaves one
+         * read per work-item outstanding, too few to cover the latency */
+        for (uint k0 = lid; k0 < count; k0 += LOAD_AHEAD * lsz) {
+            elem_t v[LOAD_AHEAD];
+            for (uint u = 0; u < LOAD_AHEAD; u++) {
+                const uint k = k0 + u * lsz;
+                if (k < count)
+                    v[u] = base[k];
+            }
+            for (uint u = 0; u < LOAD_AHEAD; u++) {
+                const uint k = k0 + u * lsz;
+                if (k < count) {
+                    const uint t = udiv(k, div_ab);
+                    const uint r = k - t * ab;
+                    const uint i = udiv(r, div_b);
+                    const uint j = r - i * b;
+                    tile[t * tile_slots + i * pitch + j] = v[u];
+                }
+            }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint k = lid; k < count; k += lsz) {

@@ -13,6 +13,7 @@ typedef struct tuning_entry {
     cl_device_type type;    /* 0 = any */
     const char *vendor;     /* substring of CL_DEVICE_VENDOR, NULL = any */
     const char *name;       /* substring of CL_DEVICE_NAME, NULL = any */
+    const char *runtime;    /* substring of CL_DEVICE_VERSION, e.g. "PoCL" */
     clipt_tuning values;
 } tuning_entry;
 
@@ -46,6 +47,9 @@ static void apply(clipt_tuning *t, const clipt_tuning *v)
 #undef TAKE
 }
 
+/* How specific a matching entry is (-1: it does not match).  A runtime
+ * (e.g. every PoCL CPU) is more specific than a device type, a vendor more
+ * than a runtime, a device name most. */
 static int specificity(const tuning_entry *e, const clipt_device_profile *p)
 {
     int score = 0;
@@ -54,15 +58,20 @@ static int specificity(const tuning_entry *e, const clipt_device_profile *p)
             return -1;
         score += 1;
     }
+    if (e->runtime) {
+        if (!strstr(p->version, e->runtime))
+            return -1;
+        score += 2;
+    }
     if (e->vendor) {
         if (!strstr(p->vendor, e->vendor))
             return -1;
-        score += 2;
+        score += 4;
     }
     if (e->name) {
         if (!strstr(p->name, e->name))
             return -1;
-        score += 4;
+        score += 8;
     }
     return score;
 }
@@ -74,7 +83,7 @@ void clipt_tuning_select(clipt_device_profile *p)
     snprintf(p->tuning_entry, sizeof p->tuning_entry, "derived from device queries");
     /* apply matches from least to most specific, so each level defaults to
      * the one below it */
-    for (int level = 0; level <= 7; level++)
+    for (int level = 0; level <= 15; level++)
         for (size_t i = 0; i < count; i++)
             if (specificity(&tuning_entries[i], p) == level) {
                 apply(&p->tuning, &tuning_entries[i].values);

@@ -7,6 +7,7 @@
  * GB/s = 2 * rows * cols * elem / seconds, from OpenCL event profiling. */
 #include "clipt.h"
 #include "cl_select.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,25 +15,7 @@
 
 #define MAX_REPEAT 64
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static double event_seconds(cl_event e)
-{
-    cl_ulong t0 = 0, t1 = 0;
-    clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-    clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-    return (double)(t1 - t0) * 1e-9;
-}
 
 static double copy_gbs(clipt_cl_env *env, cl_mem from, cl_mem to, size_t bytes, int repeat)
 {
@@ -41,10 +24,10 @@ static double copy_gbs(clipt_cl_env *env, cl_mem from, cl_mem to, size_t bytes, 
         cl_event e = NULL;
         clEnqueueCopyBuffer(env->queue, from, to, 0, 0, bytes, 0, NULL, &e);
         clWaitForEvents(1, &e);
-        t[r] = event_seconds(e);
+        t[r] = timing_event_seconds(e);
         clReleaseEvent(e);
     }
-    return 2.0 * (double)bytes / median(t, repeat) * 1e-9;
+    return 2.0 * (double)bytes / timing_median(t, repeat) * 1e-9;
 }
 
 static int verify(clipt_cl_env *env, cl_mem buf, const unsigned char *orig,
@@ -124,7 +107,7 @@ static int probe(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols,
     }
     {
         double copy = copy_gbs(env, pristine, buf, bytes, repeat);
-        double t = median(total, repeat);
+        double t = timing_median(total, repeat);
         double gbs = 2.0 * (double)bytes / t * 1e-9;
         clipt_plan_describe(plan, desc, sizeof desc);
         char *seqline = strstr(desc, "sequence: ");
@@ -135,7 +118,7 @@ static int probe(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols,
                (int)strcspn(seqline, "\n"), seqline, (int)strcspn(tiles, "(\n"), tiles,
                (int)strcspn(padded, "\n"), padded);
         for (unsigned i = 0; i < nst && i < 8; i++) {
-            double ts = median(stage[i], repeat);
+            double ts = timing_median(stage[i], repeat);
             char line[64];
             char *at = desc, *want = NULL;
             snprintf(line, sizeof line, "stage %u: ", i + 1);
