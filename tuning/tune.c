@@ -97,7 +97,7 @@ static size_t random_in(uint64_t *s, size_t lo, size_t hi)
 static size_t make_cases(tune_case *c, double scale, int quick)
 {
     uint64_t seed = 20261122;
-    size_t n = 0, general = quick ? 3 : 6, skinny = quick ? 2 : 4;
+    size_t n = 0, general = quick ? 3 : 8, skinny = quick ? 2 : 8;
     const size_t lo = (size_t)(1000 * scale), hi = (size_t)(12000 * scale);
     for (size_t i = 0; i < general; i++, n++)
         c[n] = (tune_case){random_in(&seed, lo, hi), random_in(&seed, lo, hi), 4,

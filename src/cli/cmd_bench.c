@@ -54,7 +54,15 @@ typedef struct bench_args {
     bench_mode mode;
     int brute_force;
     size_t brute_limit;
+    const char *tuning;  /* --tune list for every plan, or NULL           */
 } bench_args;
+
+/* Defaults plus the --tune overrides: the options of every plan. */
+static void bench_options(const bench_args *a, clipt_plan_options *o)
+{
+    clipt_plan_options_init(o);
+    cli_apply_tuning(a->tuning, o); /* checked when parsed */
+}
 
 typedef struct shape {
     size_t rows, cols;
@@ -371,6 +379,8 @@ static int parse_bench_args(int argc, char **argv, bench_args *a, int *status)
          "also time forced (sequence, m, n) plans; report auto/best"},
         {"brute-limit", "N", cli_parse_positive_size, &a->brute_limit,
          "most plans timed per shape by --brute-force (default 200)"},
+        {"tune", "LIST", cli_parse_tuning, &a->tuning,
+         "tuning overrides NAME=VALUE,... for every plan (names as in 'clipt info')"},
     };
     if (!cli_parse_options(&cli_cmd_bench, opts, sizeof opts / sizeof opts[0], argc,
                            argv, NULL, 0, NULL, status))
@@ -671,14 +681,16 @@ static int timed_run(const bench *b, const shape *sh, const shape_bufs *bf,
                      clipt_plan shared, run_sample *out, bench_error *e)
 {
     clipt_plan plan = shared;
+    clipt_plan_options o;
     cl_event done = NULL;
     double t0;
     int ok = 0;
     if (!restore(b, bf, e))
         return 0;
     t0 = now_seconds();
+    bench_options(b->a, &o);
     if (!plan && !check(e, "clipt_plan_create",
-                        clipt_plan_create(b->s.cx, sh->rows, sh->cols, b->a->elem, NULL,
+                        clipt_plan_create(b->s.cx, sh->rows, sh->cols, b->a->elem, &o,
                                           &plan)))
         goto cleanup;
     if (!check(e, "clipt_enqueue",
@@ -827,9 +839,10 @@ static int is_auto(const candidate *c)
 
 /* The automatic candidate leaves everything to the plan; the others force
  * sequence and tiles, without padding. */
-static void candidate_options(const candidate *c, clipt_plan_options *o)
+static void candidate_options(const bench_args *a, const candidate *c,
+                              clipt_plan_options *o)
 {
-    clipt_plan_options_init(o);
+    bench_options(a, o);
     if (is_auto(c))
         return;
     o->sequence = c->seq;
@@ -926,7 +939,7 @@ static void factory_create(plan_factory *f, size_t i)
     clipt_plan plan = NULL;
     const double t0 = now_seconds();
     clipt_status st;
-    candidate_options(&f->l->v[i], &o);
+    candidate_options(f->b->a, &f->l->v[i], &o);
     st = clipt_plan_create(f->b->s.cx, f->sh->rows, f->sh->cols, f->b->a->elem, &o, &plan);
     pthread_mutex_lock(&f->lock);
     f->slots[i].plan = plan;
@@ -1085,7 +1098,7 @@ static int verify_best(bench *b, const shape *sh, const shape_bufs *bf, shape_re
     int ok;
     if (is_auto(&r->best_cand) || b->a->no_verify)
         return 1;
-    candidate_options(&r->best_cand, &o);
+    candidate_options(b->a, &r->best_cand, &o);
     if (!check(e, "clipt_plan_create (brute-force best)",
                clipt_plan_create(b->s.cx, sh->rows, sh->cols, b->a->elem, &o, &plan)))
         return 0;
@@ -1148,6 +1161,7 @@ static int measure(bench *b, const shape *sh, shape_bufs *bf, clipt_plan plan,
 static shape_outcome bench_shape(bench *b, const shape *sh, shape_result *r)
 {
     clipt_plan plan = NULL;
+    clipt_plan_options o;
     shape_bufs bf = {NULL, NULL, sh->rows * sh->cols * b->a->elem, 0};
     bench_error e = {NULL, CLIPT_SUCCESS};
     shape_outcome out = SHAPE_FAILED;
@@ -1158,7 +1172,8 @@ static shape_outcome bench_shape(bench *b, const shape *sh, shape_result *r)
         return skip_vector(sh);
     /* the automatic plan tells the buffer size and builds the programs
      * (so single mode's plans find them in the context's cache) */
-    st = clipt_plan_create(b->s.cx, sh->rows, sh->cols, b->a->elem, NULL, &plan);
+    bench_options(b->a, &o);
+    st = clipt_plan_create(b->s.cx, sh->rows, sh->cols, b->a->elem, &o, &plan);
     if (st == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS || st == CLIPT_ERROR_SHAPE_OVERFLOW)
         return skip_unplannable(sh, st);
     if (!check(&e, "clipt_plan_create", st))
@@ -1466,7 +1481,7 @@ static int open_bench(bench *b, const shape_list *l, char *tmp_csv, size_t len)
 
 static int bench_main(int argc, char **argv)
 {
-    bench_args a = {NULL, SET_NONE, 0, 1, 0, 4, 5, NULL, NULL, 0, MODE_REPEATED, 0, 200};
+    bench_args a = {NULL, SET_NONE, 0, 1, 0, 4, 5, NULL, NULL, 0, MODE_REPEATED, 0, 200, NULL};
     shape_list shapes = {NULL, 0, 0};
     bench b;
     char tmp_csv[512] = "";
