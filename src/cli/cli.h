@@ -31,6 +31,11 @@ extern const cli_command cli_cmd_run;
 extern const cli_command cli_cmd_info;
 extern const cli_command cli_cmd_bench;
 
+/* clipt bench --host (cmd_bench_host.c): whether argv asks for it, and the
+ * mode itself, entered from the bench command with the same arguments. */
+int cli_bench_wants_host(int argc, char **argv);
+int cli_bench_host_main(int argc, char **argv);
+
 /* ---- options ---------------------------------------------------------- */
 
 /* Converts text into *target; returns NULL on success, else a short

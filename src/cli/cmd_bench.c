@@ -292,6 +292,9 @@ static const char bench_description[] =
     "(CLIPT_PLOT_SCRIPT overrides the path); without python3 or matplotlib\n"
     "one line says so and the bench does not fail.\n"
     "\n"
+    "--host: another mode, host arrays through clipt_transpose_host over\n"
+    "several command queues (see 'clipt bench --host --help').\n"
+    "\n"
     "Exit status: 0 every checked shape correct, 1 a wrong result, 2 usage\n"
     "error, 3 OpenCL or clipt failure on some shape (the others still run).";
 
@@ -1472,6 +1475,8 @@ static int bench_main(int argc, char **argv)
     char tmp_csv[512] = "";
     int status;
     memset(&b, 0, sizeof b);
+    if (cli_bench_wants_host(argc, argv))
+        return cli_bench_host_main(argc, argv);
     if (!parse_bench_args(argc, argv, &a, &status))
         return status;
     b.a = &a;
