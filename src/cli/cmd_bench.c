@@ -177,7 +177,7 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
     return 1;
 }
 
-static double now_seconds(void)
+double now_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -192,7 +192,7 @@ static int compare_double(const void *x, const void *y)
 
 /* Percentile p in [0, 1] of v[0..n-1] with linear interpolation between
  * order statistics; sorts v in place.  n must be positive. */
-static double percentile(double *v, size_t n, double p)
+double percentile(double *v, size_t n, double p)
 {
     const double at = p * (double)(n - 1);
     const size_t lo = (size_t)at;

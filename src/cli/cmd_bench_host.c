@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_QUEUE_COUNTS 16
 #define VERIFY_THREADS 4u
@@ -111,19 +110,6 @@ int cli_bench_wants_host(int argc, char **argv)
 
 /* ---- timing ------------------------------------------------------------- */
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare_double(const void *x, const void *y)
-{
-    const double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* The matrices of one bench: the pattern and the array the calls work on. */
 typedef struct host_bench {
     const host_args *a;
@@ -200,10 +186,7 @@ static int time_queue_counts(host_bench *b)
             if (r == 0 && !a->no_verify)
                 ok = exact(b, q);
         }
-        qsort(b->times, a->repeat, sizeof *b->times, compare_double);
-        median = b->times[a->repeat / 2];
-        if (a->repeat % 2 == 0)
-            median = (median + b->times[a->repeat / 2 - 1]) / 2;
+        median = percentile(b->times, a->repeat, 0.5);
         if (i == 0)
             base = median;
         printf("%6u  %10.3f  %8.3f  %+10.1f %%  %s\n", q, median * 1e3, moved / median / 1e9,
