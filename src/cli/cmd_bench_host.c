@@ -8,8 +8,6 @@
  * pattern (the copy is not timed), the first one checked bit for bit.  One
  * untimed call first builds the kernels, so every timed call finds them in
  * the context's cache. */
-#define _POSIX_C_SOURCE 200809L
-
 #include "cli.h"
 #include "hostmat.h"
 
