@@ -1,16 +1,24 @@
 /* Kernel loader and program cache. */
+#define _GNU_SOURCE /* dladdr */
 #include "internal.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef CLIPT_BUILD_KERNEL_DIR
 #define CLIPT_BUILD_KERNEL_DIR ""
 #endif
 #ifndef CLIPT_INSTALL_KERNEL_DIR
 #define CLIPT_INSTALL_KERNEL_DIR ""
+#endif
+/* The installed kernel directory relative to the installed library's
+ * directory ("../share/clipt/cl"). */
+#ifndef CLIPT_LIB_TO_KERNEL_DIR
+#define CLIPT_LIB_TO_KERNEL_DIR ""
 #endif
 
 struct clipt_program_entry {
@@ -99,15 +107,45 @@ static char *read_from_dirs(const char *dirs, const char *file, char *searched,
     return NULL;
 }
 
+/* The kernel directory of an installed library: CLIPT_LIB_TO_KERNEL_DIR
+ * from the directory of the file that holds this code, if that is a
+ * directory.  It follows the files wherever the install went (DESTDIR,
+ * --prefix at install time, moved later).  Empty when this code is not in
+ * an installed library: a build tree, or an executable linked statically. */
+static void installed_kernel_dir(char *out, size_t len)
+{
+    static const char anchor = 0; /* any object of this library */
+    Dl_info info;
+    const char *slash;
+    struct stat st;
+    out[0] = '\0';
+    if (!CLIPT_LIB_TO_KERNEL_DIR[0] || !dladdr(&anchor, &info) || !info.dli_fname ||
+        !(slash = strrchr(info.dli_fname, '/')))
+        return;
+    snprintf(out, len, "%.*s/%s", (int)(slash - info.dli_fname), info.dli_fname,
+             CLIPT_LIB_TO_KERNEL_DIR);
+    if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
+        out[0] = '\0';
+}
+
 clipt_status clipt_loader_read(const char *file, char **text, char *searched,
                                size_t searched_len)
 {
+    char installed[4096];
     const char *order[3];
-    order[0] = getenv("CLIPT_KERNEL_PATH");
-    order[1] = CLIPT_BUILD_KERNEL_DIR;
-    order[2] = CLIPT_INSTALL_KERNEL_DIR;
+    int n = 0;
+    order[n++] = getenv("CLIPT_KERNEL_PATH");
+    installed_kernel_dir(installed, sizeof installed);
+    if (installed[0]) {
+        /* an installed library uses its own kernels only: never those of
+         * a build tree that may belong to another version */
+        order[n++] = installed;
+    } else {
+        order[n++] = CLIPT_BUILD_KERNEL_DIR;
+        order[n++] = CLIPT_INSTALL_KERNEL_DIR;
+    }
     searched[0] = '\0';
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < n; i++) {
         *text = read_from_dirs(order[i], file, searched, searched_len);
         if (*text)
             return CLIPT_SUCCESS;
