@@ -1,6 +1,6 @@
 /* Kernel loader and program cache. */
 #define _GNU_SOURCE /* dladdr */
-#include "internal.h"
+#include "disk_cache.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -31,6 +31,7 @@ struct clipt_program_entry {
 clipt_status clipt_cache_init(clipt_program_cache *cache)
 {
     cache->head = NULL;
+    cache->disk_hits = cache->disk_rejects = cache->disk_stores = 0;
     return pthread_mutex_init(&cache->lock, NULL) ? CLIPT_ERROR_OUT_OF_HOST_MEMORY
                                                   : CLIPT_SUCCESS;
 }
@@ -153,27 +154,62 @@ clipt_status clipt_loader_read(const char *file, char **text, char *searched,
     return CLIPT_ERROR_KERNEL_NOT_FOUND;
 }
 
+/* Records the compiler's log of a failed build as the context's detail. */
+static void record_build_log(clipt_context c, cl_program program, const char *file,
+                             const char *full_options, cl_int err)
+{
+    size_t log_len = 0;
+    char *log = NULL;
+    if (clGetProgramBuildInfo(program, c->device, CL_PROGRAM_BUILD_LOG, 0,
+                              NULL, &log_len) == CL_SUCCESS &&
+        (log = malloc(log_len + 1)) != NULL &&
+        clGetProgramBuildInfo(program, c->device, CL_PROGRAM_BUILD_LOG,
+                              log_len, log, NULL) == CL_SUCCESS) {
+        log[log_len] = '\0';
+        clipt_context_set_detail(c, "build of %s with \"%s\" failed (%d):\n%s",
+                                 file, full_options, err, log);
+    } else {
+        clipt_context_set_detail(c, "build of %s with \"%s\" failed (%d)",
+                                 file, full_options, err);
+    }
+    free(log);
+}
+
+static clipt_status build_from_source(clipt_context c, const char *file,
+                                      const char *source, const char *full_options,
+                                      cl_program *out)
+{
+    const char *sources[1] = {source};
+    cl_int err;
+    cl_program program = clCreateProgramWithSource(c->cl_ctx, 1, sources, NULL, &err);
+    if (err != CL_SUCCESS)
+        return err;
+    err = clBuildProgram(program, 1, &c->device, full_options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        record_build_log(c, program, file, full_options, err);
+        clReleaseProgram(program);
+        return CLIPT_ERROR_KERNEL_BUILD;
+    }
+    *out = program;
+    return CLIPT_SUCCESS;
+}
+
+/* Reads `file` and builds it, through the on-disk cache when
+ * CLIPT_CACHE_DIR is set: a valid entry (same source text, options,
+ * device, driver and library) replaces the build, and a build from source
+ * writes the entry.  Called with the program cache's lock held. */
 static clipt_status build_program(clipt_context c, const char *file,
                                   const char *options, cl_program *out)
 {
     char searched[8192];
-    char *source = NULL;
-    char *full_options = NULL;
-    cl_program program = NULL;
-    cl_int err;
+    char *source = NULL, *full_options = NULL, *key = NULL;
+    const char *dir = clipt_disk_cache_dir();
+    clipt_disk_outcome outcome = CLIPT_DISK_MISS;
     clipt_status status = clipt_loader_read(file, &source, searched, sizeof searched);
     if (status != CLIPT_SUCCESS) {
         clipt_context_set_detail(c, "kernel file %s not found; searched: %s",
                                  file, searched[0] ? searched : "(no directory)");
         return status;
-    }
-    {
-        const char *sources[1] = {source};
-        program = clCreateProgramWithSource(c->cl_ctx, 1, sources, NULL, &err);
-    }
-    if (err != CL_SUCCESS) {
-        status = err;
-        goto cleanup;
     }
     full_options = malloc(strlen(options) + 32);
     if (!full_options) {
@@ -181,32 +217,20 @@ static clipt_status build_program(clipt_context c, const char *file,
         goto cleanup;
     }
     sprintf(full_options, "-cl-std=CL1.2 %s", options);
-    err = clBuildProgram(program, 1, &c->device, full_options, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        size_t log_len = 0;
-        char *log = NULL;
-        if (clGetProgramBuildInfo(program, c->device, CL_PROGRAM_BUILD_LOG, 0,
-                                  NULL, &log_len) == CL_SUCCESS &&
-            (log = malloc(log_len + 1)) != NULL &&
-            clGetProgramBuildInfo(program, c->device, CL_PROGRAM_BUILD_LOG,
-                                  log_len, log, NULL) == CL_SUCCESS) {
-            log[log_len] = '\0';
-            clipt_context_set_detail(c, "build of %s with \"%s\" failed (%d):\n%s",
-                                     file, full_options, err, log);
-        } else {
-            clipt_context_set_detail(c, "build of %s with \"%s\" failed (%d)",
-                                     file, full_options, err);
-        }
-        free(log);
-        status = CLIPT_ERROR_KERNEL_BUILD;
+    /* no key (out of memory, a failed query): no disk cache this time */
+    if (dir)
+        key = clipt_disk_cache_key(c, file, source, full_options);
+    if (key && (*out = clipt_disk_cache_fetch(c, dir, key, full_options, &outcome))) {
+        c->cache.disk_hits++;
         goto cleanup;
     }
-    *out = program;
-    program = NULL;
-    status = CLIPT_SUCCESS;
+    if (outcome == CLIPT_DISK_REJECTED)
+        c->cache.disk_rejects++;
+    status = build_from_source(c, file, source, full_options, out);
+    if (status == CLIPT_SUCCESS && key && clipt_disk_cache_store(c, dir, key, *out))
+        c->cache.disk_stores++;
 cleanup:
-    if (program)
-        clReleaseProgram(program);
+    free(key);
     free(full_options);
     free(source);
     return status;
