@@ -26,6 +26,7 @@ typedef struct host_args {
     unsigned queues[MAX_QUEUE_COUNTS];
     size_t num_queues;
     int no_verify;
+    const char *csv;
 } host_args;
 
 static const char host_description[] =
@@ -37,7 +38,9 @@ static const char host_description[] =
     "wall time of --repeat calls (one untimed call first builds the kernels),\n"
     "the effective GB/s = 2*rows*cols*elem / time, and the gain over the\n"
     "first Q listed (Q = 1 by default).  The first call of each Q is checked\n"
-    "bit for bit against a CPU transpose.\n"
+    "bit for bit against a CPU transpose.  --csv FILE: a header, then one row\n"
+    "per count: rows,cols,elem,sequence,queues,median_ms,gbs,gain,verified\n"
+    "(gain as a ratio to the first count's time).\n"
     "Exit status: 0 all checked calls exact, 1 wrong result, 2 usage error,\n"
     "3 OpenCL or clipt failure.";
 
@@ -85,6 +88,7 @@ static int parse_host_args(int argc, char **argv, host_args *a, int *status)
         {"repeat", "K", cli_parse_positive_size, &a->repeat,
          "timed calls per count; the median is reported (default 5)"},
         {"no-verify", NULL, NULL, &a->no_verify, "skip the bit-exact host check"},
+        {"csv", "FILE", cli_parse_text, &a->csv, "write one row per count of queues"},
     };
     if (!cli_parse_options(&bench_host_command, opts, sizeof opts / sizeof opts[0], argc,
                            argv, NULL, 0, NULL, status))
@@ -116,6 +120,8 @@ typedef struct host_bench {
     size_t bytes;
     unsigned char *pattern, *data;
     double *times;
+    char sequence[32];   /* the plan's, as clipt_plan_describe names it */
+    FILE *csv;
 } host_bench;
 
 /* One call on a fresh copy of the pattern; *seconds is its wall time. */
@@ -147,8 +153,9 @@ static int exact(const host_bench *b, unsigned queues)
     return wrong == 0;
 }
 
-/* The plan's sequence and padded shape, from clipt_plan_describe. */
-static void print_plan(const host_bench *b)
+/* The plan's sequence and padded shape, from clipt_plan_describe; keeps
+ * the sequence's name for the CSV. */
+static void print_plan(host_bench *b)
 {
     char text[8192];
     clipt_plan p = NULL;
@@ -160,6 +167,9 @@ static void print_plan(const host_bench *b)
         const char *line = strstr(text, keys[k]);
         if (line)
             printf("%.*s\n", (int)strcspn(line, "\n"), line);
+        if (line && k == 0)
+            snprintf(b->sequence, sizeof b->sequence, "%.*s",
+                     (int)strcspn(line + strlen(keys[0]), " \n"), line + strlen(keys[0]));
     }
     clipt_plan_release(p);
 }
@@ -189,6 +199,10 @@ static int time_queue_counts(host_bench *b)
             base = median;
         printf("%6u  %10.3f  %8.3f  %+10.1f %%  %s\n", q, median * 1e3, moved / median / 1e9,
                (base / median - 1) * 100, a->no_verify ? "not checked" : ok ? "yes" : "NO");
+        if (b->csv)
+            fprintf(b->csv, "%zu,%zu,%zu,%s,%u,%.4f,%.4f,%.4f,%s\n", a->rows, a->cols, a->elem,
+                    b->sequence, q, median * 1e3, moved / median / 1e9, base / median,
+                    a->no_verify ? "" : ok ? "yes" : "no");
         all_exact &= ok;
     }
     return all_exact ? CLI_EXIT_OK : CLI_EXIT_WRONG;
@@ -196,7 +210,7 @@ static int time_queue_counts(host_bench *b)
 
 int cli_bench_host_main(int argc, char **argv)
 {
-    host_args a = {0, 4000, 3000, 4, 5, CLIPT_SEQUENCE_AUTO, {1, 2, 4, 8}, 4, 0};
+    host_args a = {0, 4000, 3000, 4, 5, CLIPT_SEQUENCE_AUTO, {1, 2, 4, 8}, 4, 0, NULL};
     host_bench b;
     int status;
     memset(&b, 0, sizeof b);
@@ -215,6 +229,13 @@ int cli_bench_host_main(int argc, char **argv)
         goto cleanup;
     }
     hostmat_fill(b.pattern, a.rows * a.cols, a.elem);
+    if (a.csv && !(b.csv = fopen(a.csv, "w"))) {
+        fprintf(stderr, "clipt bench: cannot write %s\n", a.csv);
+        status = CLI_EXIT_FAILURE;
+        goto cleanup;
+    }
+    if (b.csv)
+        fprintf(b.csv, "rows,cols,elem,sequence,queues,median_ms,gbs,gain,verified\n");
     if ((status = cli_session_open(&b.s)) != CLI_EXIT_OK)
         goto cleanup;
     printf("device: %s (%s)\n", b.s.cl.device_name, b.s.cl.platform_name);
@@ -226,6 +247,10 @@ int cli_bench_host_main(int argc, char **argv)
     status = time_queue_counts(&b);
     cli_session_close(&b.s);
 cleanup:
+    if (b.csv && fclose(b.csv) != 0 && status == CLI_EXIT_OK) {
+        fprintf(stderr, "clipt bench: cannot write %s\n", a.csv);
+        status = CLI_EXIT_FAILURE;
+    }
     free(b.pattern);
     free(b.data);
     free(b.times);
