@@ -350,6 +350,55 @@ CLIPT_API clipt_status clipt_transpose(cl_command_queue q, cl_mem buf,
                                        size_t offset_bytes, size_t rows,
                                        size_t cols, size_t elem_size);
 
+/* ------------------------------------------------------------------ */
+/* Host arrays                                                         */
+/* ------------------------------------------------------------------ */
+
+/** Most command queues clipt_transpose_host accepts. */
+#define CLIPT_HOST_MAX_QUEUES 64
+
+/** Transposes the row-major rows x cols matrix of elem_size-byte elements
+ *  held in host memory at `data` (exactly rows*cols*elem_size bytes): copies
+ *  it to a temporary device buffer, transposes it there with a plan made
+ *  from `opts` (NULL = defaults; padding is allowed, the buffer has room),
+ *  and copies the cols x rows transpose back into the same host memory.
+ *  The plan, the buffer and its scratch are made for the call and released
+ *  before it returns; kernels come from c's program cache.
+ *
+ *  `queues` = Q splits the work over Q in-order command queues: `q` and
+ *  Q - 1 queues that clipt creates on q's context and device for the call
+ *  (released before it returns).  The stages whose independent instances
+ *  each cover a contiguous part of the matrix (the 010!/0010! tile batches
+ *  and the 0100! instances) at the start and at the end of the plan are cut
+ *  into up to Q pieces: each piece is uploaded and transposed on its own
+ *  queue while the others still transfer, and each piece of the last stages
+ *  is read back as soon as it is done, so transfers overlap compute (Sung
+ *  et al., PPoPP 2014, Sec. 6).  Stages that span the whole matrix (100!
+ *  of one instance, padding) run on q alone, and the upload or read-back
+ *  next to them is one piece.  Q = 1 is the plain upload, transposition,
+ *  read-back on q.
+ *
+ *  Errors, all returned before anything touches `data` (which is then
+ *  unchanged): CLIPT_ERROR_NULL_ARGUMENT (c, q or data NULL),
+ *  CLIPT_ERROR_INVALID_OPTION (Q = 0 or Q > CLIPT_HOST_MAX_QUEUES, or a bad
+ *  option), CLIPT_ERROR_DEVICE_MISMATCH (q is not on c's context and
+ *  device), every error of clipt_plan_create, and CL_* from creating the
+ *  buffer, the queues and the scratch buffers.  A CL_* failure after that
+ *  (an enqueue refused, or a command that fails on the device): the call
+ *  still waits for every command it enqueued and returns the first failure;
+ *  every byte of `data` then holds either its original value or its value
+ *  in the transpose (the pieces read back before the failure).
+ *
+ *  Blocking: returns after every command it enqueued has finished, on
+ *  success and on failure, so `data` is not touched after it returns.
+ *  Commands the caller enqueued on q before come first only if q is
+ *  in-order.  Thread-safe: several threads may call it at once with the same
+ *  context and queue; nothing else may use `data` during the call. */
+CLIPT_API clipt_status clipt_transpose_host(clipt_context c, cl_command_queue q,
+                                            void *data, size_t rows, size_t cols,
+                                            size_t elem_size, unsigned queues,
+                                            const clipt_plan_options *opts);
+
 #ifdef __cplusplus
 }
 #endif

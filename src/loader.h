@@ -12,6 +12,10 @@ typedef struct clipt_program_entry clipt_program_entry;
 typedef struct clipt_program_cache {
     pthread_mutex_t lock;
     clipt_program_entry *head;
+    /* the on-disk cache (CLIPT_CACHE_DIR), counted for tests */
+    size_t disk_hits;     /* programs loaded from an entry              */
+    size_t disk_rejects;  /* entries found invalid or refused (rebuilt)  */
+    size_t disk_stores;   /* entries written after a build from source   */
 } clipt_program_cache;
 
 clipt_status clipt_cache_init(clipt_program_cache *cache);

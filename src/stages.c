@@ -686,3 +686,29 @@ int clipt_stage_format(const clipt_stage *st, char *buf, size_t len)
                         st->local_bytes[0] + st->local_bytes[1],
                         st->scratch_bytes, st->options);
 }
+
+uint64_t clipt_stage_instance_elems(const clipt_stage *st)
+{
+    return st->spec.a * st->spec.b * st->spec.s;
+}
+
+clipt_status clipt_stage_enqueue_range(const clipt_stage *st, uint64_t first,
+                                       uint64_t count, cl_command_queue q,
+                                       cl_mem buf, cl_ulong offset, cl_mem scratch,
+                                       cl_uint num_wait, const cl_event *wait,
+                                       cl_event *done)
+{
+    /* every kernel loops over `instances` from the matrix start and indexes
+     * its flags and saved heads from there, and launch sizes only bound the
+     * work-groups, so a copy with fewer instances and a later start is the
+     * same stage on the sub-range */
+    clipt_stage part = *st;
+    if (st->spec.kind == CLIPT_STAGE_PAD || st->spec.kind == CLIPT_STAGE_UNPAD)
+        return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
+    if (count == 0 || first > st->spec.instances || count > st->spec.instances - first)
+        return CLIPT_ERROR_INVALID_SHAPE;
+    part.spec.instances = count;
+    return clipt_stage_enqueue(&part, q, buf,
+                               offset + first * clipt_stage_instance_elems(st),
+                               scratch, num_wait, wait, NULL, done);
+}

@@ -79,6 +79,23 @@ clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
                                  cl_uint num_wait, const cl_event *wait,
                                  cl_event *first, cl_event *done);
 
+/* Elements of one instance of the stage: a * b * s. */
+uint64_t clipt_stage_instance_elems(const clipt_stage *st);
+
+/* Enqueues instances [first, first + count) of the stage as if they were the
+ * whole region (its matrix starts first * clipt_stage_instance_elems(st)
+ * elements further into buf).  Instances are independent and each touches
+ * only its own elements, so disjoint sub-ranges may run at the same time on
+ * different queues, each with its own scratch buffer of st->scratch_bytes.
+ * Not for PAD and UNPAD, whose rows move across the whole region
+ * (CLIPT_ERROR_INCOMPATIBLE_OPTIONS), nor for ranges outside the stage's
+ * instances (CLIPT_ERROR_INVALID_SHAPE).  Events as clipt_stage_enqueue. */
+clipt_status clipt_stage_enqueue_range(const clipt_stage *st, uint64_t first,
+                                       uint64_t count, cl_command_queue q,
+                                       cl_mem buf, cl_ulong offset, cl_mem scratch,
+                                       cl_uint num_wait, const cl_event *wait,
+                                       cl_event *done);
+
 void clipt_stage_release(clipt_stage *st);
 
 /* Text for describe: one line. */

@@ -31,6 +31,17 @@ extern const cli_command cli_cmd_run;
 extern const cli_command cli_cmd_info;
 extern const cli_command cli_cmd_bench;
 
+/* clipt bench --host (cmd_bench_host.c): whether argv asks for it, and the
+ * mode itself, entered from the bench command with the same arguments. */
+int cli_bench_wants_host(int argc, char **argv);
+int cli_bench_host_main(int argc, char **argv);
+
+/* Shared by the bench modes (defined in cmd_bench.c): a monotonic clock in
+ * seconds, and percentile p in [0, 1] of v[0..n-1], n > 0, interpolated
+ * between order statistics (sorts v). */
+double now_seconds(void);
+double percentile(double *v, size_t n, double p);
+
 /* ---- options ---------------------------------------------------------- */
 
 /* Converts text into *target; returns NULL on success, else a short

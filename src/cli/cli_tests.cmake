@@ -99,6 +99,12 @@ elseif(GROUP STREQUAL "bench")
   expect(2 "bench_bad.txt:2: expected" bench --shapes ${OUTDIR}/bench_bad.txt)
   expect(2 "expected repeated or single" bench --random general --mode twice)
   expect(0 "median/copy.*--brute-limit N" bench --help)
+  # host arrays over several queues: one row per count, each checked
+  set(host_row "[0-9.]+ +[0-9.]+ +[-+][0-9.]+ % +yes")
+  expect(0 "sequence: 3.2.*queues .*\n +1 +${host_row}\n +3 +${host_row}\n"
+         bench --host --rows 360 --cols 240 --sequence 3.2 --queues 1,3 --repeat 2)
+  expect(0 "usage: clipt bench --host.*--queues LIST" bench --host --help)
+  expect(2 "--queues: expected a comma-separated list" bench --host --queues 1,65)
 else()
   message(FATAL_ERROR "unknown GROUP '${GROUP}'")
 endif()

@@ -185,7 +185,7 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
     return 1;
 }
 
-static double now_seconds(void)
+double now_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -200,7 +200,7 @@ static int compare_double(const void *x, const void *y)
 
 /* Percentile p in [0, 1] of v[0..n-1] with linear interpolation between
  * order statistics; sorts v in place.  n must be positive. */
-static double percentile(double *v, size_t n, double p)
+double percentile(double *v, size_t n, double p)
 {
     const double at = p * (double)(n - 1);
     const size_t lo = (size_t)at;
@@ -299,6 +299,9 @@ static const char bench_description[] =
     "--png FILE: histogram of GB/s drawn by python3 tuning/plot_hist.py\n"
     "(CLIPT_PLOT_SCRIPT overrides the path); without python3 or matplotlib\n"
     "one line says so and the bench does not fail.\n"
+    "\n"
+    "--host: another mode, host arrays through clipt_transpose_host over\n"
+    "several command queues (see 'clipt bench --host --help').\n"
     "\n"
     "Exit status: 0 every checked shape correct, 1 a wrong result, 2 usage\n"
     "error, 3 OpenCL or clipt failure on some shape (the others still run).";
@@ -1487,6 +1490,8 @@ static int bench_main(int argc, char **argv)
     char tmp_csv[512] = "";
     int status;
     memset(&b, 0, sizeof b);
+    if (cli_bench_wants_host(argc, argv))
+        return cli_bench_host_main(argc, argv);
     if (!parse_bench_args(argc, argv, &a, &status))
         return status;
     b.a = &a;

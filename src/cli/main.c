@@ -35,7 +35,9 @@ static void print_usage(FILE *out)
             "  CLIPT_DEVICE       device index or name substring\n"
             "                     (default: the first GPU, else the first device)\n"
             "  CLIPT_KERNEL_PATH  ':'-separated directories searched first for the\n"
-            "                     kernel sources (*.cl)\n\n"
+            "                     kernel sources (*.cl)\n"
+            "  CLIPT_CACHE_DIR    directory of the on-disk cache of built kernels\n"
+            "                     (default: none)\n\n"
             "exit status: 0 success, 1 wrong result, 2 usage error,\n"
             "             3 OpenCL or clipt failure\n");
 }
