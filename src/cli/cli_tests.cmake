@@ -1,6 +1,7 @@
 # Checks of the clipt tool's exit statuses and output, run by ctest as
-#   cmake -DCLIPT=<path to clipt> -DGROUP=<usage|sequences|bench>
-#         [-DOUTDIR=<writable directory>] -P cli_tests.cmake
+#   cmake -DCLIPT=<path to clipt> -DGROUP=<usage|sequences|bench|transpose>
+#         [-DOUTDIR=<writable directory>] [-DSOURCE_DIR=<source tree>]
+#         -P cli_tests.cmake
 # Each case runs the tool once and compares its exit status (and, where
 # given, a regular expression on its stdout+stderr).
 
@@ -99,6 +100,8 @@ elseif(GROUP STREQUAL "bench")
   expect(2 "bench_bad.txt:2: expected" bench --shapes ${OUTDIR}/bench_bad.txt)
   expect(2 "expected repeated or single" bench --random general --mode twice)
   expect(0 "median/copy.*--brute-limit N" bench --help)
+elseif(GROUP STREQUAL "transpose")
+  include(${CMAKE_CURRENT_LIST_DIR}/cli_transpose_tests.cmake)
 else()
   message(FATAL_ERROR "unknown GROUP '${GROUP}'")
 endif()
