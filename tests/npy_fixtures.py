@@ -48,6 +48,8 @@ def main():
         "valid_odd_spelling.npy": header(
             '{"shape": (2L, 3L), "fortran_order": False, "descr": "<i2"}') + data(12),
         "valid_empty.npy": header(dict_text("<f8", False, "(0, 3)")),
+        # empty whatever the other dimension (found by the fuzz target)
+        "valid_empty_huge.npy": header(dict_text("<f8", False, "(18446744073709551615, 0)")),
         # broken prefix
         "bad_magic.npy": b"\x93NUMPX\x01\x00" + f4_34[8:] + data(48),
         "bad_version.npy": f4_34[:6] + b"\x04\x00" + f4_34[8:] + data(48),

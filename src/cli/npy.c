@@ -112,25 +112,26 @@ static int accept(cursor *c, int ch)
 static const char *parse_string(cursor *c, char *out, size_t cap, const char *what)
 {
     const int quote = peek(c);
-    size_t n = 0;
+    const size_t open = c->pos;
+    size_t n;
     if (quote != '\'' && quote != '"')
         return expected(c, what);
     c->pos++;
-    for (;;) {
+    /* to the closing quote first, so that an unclosed string is named as such */
+    while (peek(c) != quote) {
         const int ch = peek(c);
-        if (ch == quote)
-            break;
         if (ch < 0x20 || ch >= 0x7f || ch == '\\')
             return expected(c, "a printable character without escapes or the "
                                "closing quote");
-        if (n + 1 >= cap)
-            return npy_message(c->err, c->err_len, "malformed header: %s at byte %zu is longer "
-                        "than %zu characters", what, c->pos - n - 1, cap - 1);
-        out[n++] = (char)ch;
         c->pos++;
     }
-    c->pos++;
+    n = c->pos - open - 1;
+    if (n >= cap)
+        return npy_message(c->err, c->err_len, "malformed header: %s at byte %zu is longer "
+                           "than %zu characters", what, open, cap - 1);
+    memcpy(out, c->text + open + 1, n);
     out[n] = '\0';
+    c->pos++;
     return NULL;
 }
 
@@ -331,16 +332,23 @@ static const char *parse_dict(cursor *c, npy_header *h)
     return NULL;
 }
 
-/* data_bytes = product of the shape times elem_size, if it fits. */
+/* data_bytes = product of the shape times elem_size, if it fits.  Any zero
+ * dimension makes the array empty whatever the others are, in any order
+ * (the shape is swapped on output and must parse back the same). */
 static const char *count_bytes(npy_header *h, char *err, size_t err_len)
 {
     size_t bytes = h->elem_size;
+    for (size_t i = 0; i < h->ndim; i++)
+        if (h->shape[i] == 0) {
+            h->data_bytes = 0;
+            return NULL;
+        }
     for (size_t i = 0; i < h->ndim; i++) {
-        if (h->shape[i] != 0 && bytes > SIZE_MAX / h->shape[i]) {
+        if (bytes > SIZE_MAX / h->shape[i]) {
             char shape[256];
             npy_shape_text(h, shape, sizeof shape);
             return npy_message(err, err_len, "shape %s of %zu-byte elements is larger than "
-                        "memory can hold", shape, h->elem_size);
+                               "memory can hold", shape, h->elem_size);
         }
         bytes *= h->shape[i];
     }
