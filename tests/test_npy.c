@@ -229,6 +229,12 @@ static void test_dtype_errors(void **state)
         {"float32", "unsupported dtype 'float32' (expected a NumPy type string such as '<f4')"},
         {"<x4", "unsupported dtype '<x4' (expected a NumPy type string such as '<f4')"},
         {"<M8[ns", "unsupported dtype '<M8[ns' (expected a NumPy type string such as '<f4')"},
+        {"<M4[s]", "unsupported dtype '<M4[s]' (expected a NumPy type string such as '<f4')"},
+        {"<M8[]", "unsupported dtype '<M8[]' (expected a NumPy type string such as '<f4')"},
+        /* found by the fuzz target: a quote inside would not survive being
+         * written back between quotes */
+        {"<m2[(\"a\")]", "unsupported dtype '<m2[(\"a\")]' (expected a NumPy type string such "
+                         "as '<f4')"},
         {"<f4 ", "unsupported dtype '<f4 ' (expected a NumPy type string such as '<f4')"},
         {"", "unsupported dtype '' (expected a NumPy type string such as '<f4')"},
     };

@@ -236,13 +236,18 @@ static size_t dtype_size(const char *descr, char *err, size_t err_len)
         count = count * 10 + (size_t)(*p++ - '0');
         digits++;
     }
-    /* datetimes and timedeltas carry a unit: "<M8[ns]", "<m8[25s]" */
+    /* datetimes and timedeltas carry a unit of letters and digits: "<M8[ns]",
+     * "<m8[25s]" (nothing else: the string is written back between quotes) */
     if ((kind == 'M' || kind == 'm') && *p == '[') {
-        const char *close = strchr(p, ']');
-        if (close && close[1] == '\0')
-            p = close + 1;
+        const char *q = p + 1;
+        while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+               (*q >= '0' && *q <= '9'))
+            q++;
+        if (*q == ']' && q > p + 1)
+            p = q + 1;
     }
-    if (!kind || !strchr("biufcSaUVmM", kind) || digits == 0 || *p != '\0') {
+    if (!kind || !strchr("biufcSaUVmM", kind) || digits == 0 || *p != '\0' ||
+        ((kind == 'M' || kind == 'm') && count != 8)) {
         npy_message(err, err_len, "unsupported dtype '%s' (expected a NumPy type string "
              "such as '<f4')", descr);
         return 0;
