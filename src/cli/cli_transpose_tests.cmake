@@ -163,7 +163,7 @@ expect_refused(4 "${dir}/short.bin" "${dir}/short.bin"
   "raw file holds 10 bytes, --rows 3 --cols 4 --elem 1 need 12" --rows 3 --cols 4 --elem 1)
 # 3 x 4 bytes, and 2 x 3 elements of 2 bytes: letters show every move
 file(WRITE "${dir}/m.bin" "abcdefghijkl")
-expect(0 "input: .*raw, 3 x 4 elements of 1 bytes.*verified: +yes.*written atomically"
+expect(0 "input: .*raw, 3 x 4 of 1-byte elements.*verified: +yes.*written atomically"
        transpose ${dir}/m.bin -o ${dir}/m_t.bin --rows 3 --cols 4 --elem 1 --verify)
 expect_content("${dir}/m_t.bin" "aeibfjcgkdhl")
 expect_content("${dir}/m.bin" "abcdefghijkl")

@@ -421,7 +421,7 @@ static void print_file(const char *label, const char *path, const job *j,
     char shape[256];
     printf("%-12s %s (", label, path);
     if (!j->is_npy) {
-        printf("raw, %zu x %zu elements of %zu bytes", rows, cols, j->elem);
+        printf("raw, %zu x %zu of %zu-byte elements", rows, cols, j->elem);
         return;
     }
     npy_shape_text(h, shape, sizeof shape);
