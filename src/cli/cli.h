@@ -13,7 +13,8 @@ enum {
     CLI_EXIT_OK = 0,      /* success (for run: every run verified)     */
     CLI_EXIT_WRONG = 1,   /* the device produced a wrong result        */
     CLI_EXIT_USAGE = 2,   /* bad command line or unsatisfiable options */
-    CLI_EXIT_FAILURE = 3  /* OpenCL or clipt failed (no device, ...)   */
+    CLI_EXIT_FAILURE = 3, /* OpenCL or clipt failed (no device, ...)   */
+    CLI_EXIT_FILE = 4     /* a file is bad, unreadable or unwritable   */
 };
 
 /* ---- subcommands ------------------------------------------------------ */
@@ -30,6 +31,7 @@ typedef struct cli_command {
 extern const cli_command cli_cmd_run;
 extern const cli_command cli_cmd_info;
 extern const cli_command cli_cmd_bench;
+extern const cli_command cli_cmd_transpose;
 
 /* clipt bench --host (cmd_bench_host.c): whether argv asks for it, and the
  * mode itself, entered from the bench command with the same arguments. */

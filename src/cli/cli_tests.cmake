@@ -1,6 +1,7 @@
 # Checks of the clipt tool's exit statuses and output, run by ctest as
-#   cmake -DCLIPT=<path to clipt> -DGROUP=<usage|sequences|bench>
-#         [-DOUTDIR=<writable directory>] -P cli_tests.cmake
+#   cmake -DCLIPT=<path to clipt> -DGROUP=<usage|sequences|bench|transpose>
+#         [-DOUTDIR=<writable directory>] [-DSOURCE_DIR=<source tree>]
+#         -P cli_tests.cmake
 # Each case runs the tool once and compares its exit status (and, where
 # given, a regular expression on its stdout+stderr).
 
@@ -105,6 +106,8 @@ elseif(GROUP STREQUAL "bench")
          bench --host --rows 360 --cols 240 --sequence 3.2 --queues 1,3 --repeat 2)
   expect(0 "usage: clipt bench --host.*--queues LIST" bench --host --help)
   expect(2 "--queues: expected a comma-separated list" bench --host --queues 1,65)
+elseif(GROUP STREQUAL "transpose")
+  include(${CMAKE_CURRENT_LIST_DIR}/cli_transpose_tests.cmake)
 else()
   message(FATAL_ERROR "unknown GROUP '${GROUP}'")
 endif()

@@ -17,6 +17,7 @@ static const cli_command *const commands[] = {
     &cli_cmd_run,
     &cli_cmd_info,
     &cli_cmd_bench,
+    &cli_cmd_transpose,
 };
 #define NUM_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -39,7 +40,7 @@ static void print_usage(FILE *out)
             "  CLIPT_CACHE_DIR    directory of the on-disk cache of built kernels\n"
             "                     (default: none)\n\n"
             "exit status: 0 success, 1 wrong result, 2 usage error,\n"
-            "             3 OpenCL or clipt failure\n");
+            "             3 OpenCL or clipt failure, 4 bad or unusable file\n");
 }
 
 static void print_version(void)
