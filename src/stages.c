@@ -51,6 +51,13 @@ static size_t groups_cap_100(clipt_context c, const clipt_tuning *t)
 
 static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
+/* Whether kernels may index a region of `count` elements with 32-bit
+ * arithmetic (their SMALL_INDEX build option). */
+static int small_index(clipt_context c, uint64_t count)
+{
+    return count < c->wide_index_from;
+}
+
 int clipt_stage_is_identity(const clipt_stage_spec *spec)
 {
     if (spec->kind == CLIPT_STAGE_PAD || spec->kind == CLIPT_STAGE_UNPAD)
@@ -176,6 +183,8 @@ static clipt_status prepare_shift100_slices(clipt_context c, size_t elem,
     size_t wg_limit = 0, static_local = 0, wg, groups, cap;
     clipt_status status;
     st->kernel_name = "shift100_slices";
+    if (sp->s / q > UINT32_MAX) /* slices per super-element: a uint argument */
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     st->worker = (unsigned)q; /* elements per slice */
     snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DELEM_WORDS=%d -DQ=%zu",
              elem_type_name(elem), elem == 16 ? 4 : 1, q);
@@ -219,6 +228,8 @@ static clipt_status prepare_shift100_segments(clipt_context c, size_t elem,
     uint64_t work;
     unsigned seg_len = 16;
     clipt_status status;
+    if (sp->s / q > UINT32_MAX) /* slices per super-element: a uint argument */
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     while (stage_bytes / seg_len > budget && seg_len < (1u << 16))
         seg_len *= 2;
     status = clipt_cycle_segments(sp->a, sp->b, seg_len, (size_t)(budget / 16), &segs);
@@ -232,7 +243,7 @@ static clipt_status prepare_shift100_segments(clipt_context c, size_t elem,
     snprintf(st->options, sizeof st->options,
              "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=%u -DSMALL_INDEX=%d",
              elem_type_name(elem), q, t->walk_unroll ? t->walk_unroll : 4,
-             sp->a * sp->b < ((uint64_t)1 << 32));
+             small_index(c, sp->a * sp->b));
     if ((status = upload(c, segs.start, segs.count * sizeof *segs.start, &st->seg_start)) ||
         (status = upload(c, segs.length, segs.count * sizeof *segs.length, &st->seg_length)) ||
         (status = upload(c, segs.slot, segs.count * sizeof *segs.slot, &st->seg_slot)))
@@ -379,7 +390,7 @@ static clipt_status prepare_move_rows(clipt_context c, size_t elem,
     if (st->regs < 2)
         st->regs = 2;
     snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DREGS=%u -DSMALL_INDEX=%d",
-             elem_type_name(elem), st->regs, count < ((uint64_t)1 << 32));
+             elem_type_name(elem), st->regs, small_index(c, count));
     status = make_kernel(c, "pad.cl", st, &wg_limit, &static_local);
     if (status != CLIPT_SUCCESS)
         return status;
@@ -447,8 +458,10 @@ clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
         status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
         break;
     }
+    /* checked here, once, so that enqueueing cannot fail on launch sizes */
     if (status == CLIPT_SUCCESS && st->global > 0 &&
-        st->local > c->profile.max_wg_size)
+        (st->local > c->profile.max_wg_size ||
+         st->global > c->profile.max_global_size))
         status = CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     if (status != CLIPT_SUCCESS)
         clipt_stage_release(st);
@@ -579,21 +592,43 @@ static clipt_status set_args_shift100(const clipt_stage *st, cl_mem buf,
     return set_args(st->kernel, args, COUNT_OF(args));
 }
 
+clipt_status clipt_stage_set_args(const clipt_stage *st, cl_mem buf,
+                                  cl_ulong offset, cl_mem scratch)
+{
+    clipt_status status;
+    switch (st->kind_used) {
+    case CLIPT_STAGE_SHIFT100_SEGMENTS:
+        status = set_args_segments(st, st->kernel, buf, offset, scratch);
+        if (status == CL_SUCCESS)
+            status = set_args_segments(st, st->kernel2, buf, offset, scratch);
+        return status;
+    case CLIPT_STAGE_BS010:
+        return set_args_bs010(st, buf, offset);
+    case CLIPT_STAGE_PTTWAC010:
+        return set_args_pttwac010(st, buf, offset);
+    case CLIPT_STAGE_SHIFT100:
+        return set_args_shift100(st, buf, offset, scratch);
+    case CLIPT_STAGE_SHIFT100_SLICES:
+        return set_args_shift100_slices(st, buf, offset, scratch);
+    case CLIPT_STAGE_PAD:
+    case CLIPT_STAGE_UNPAD:
+        return set_args_move_rows(st, buf, offset, scratch);
+    default:
+        return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
+    }
+}
+
 clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
-                                 cl_mem buf, cl_ulong offset, cl_mem scratch,
-                                 cl_uint num_wait, const cl_event *wait,
-                                 cl_event *first, cl_event *done)
+                                 cl_mem scratch, cl_uint num_wait,
+                                 const cl_event *wait, cl_event *first,
+                                 cl_event *done)
 {
     cl_event zeroed = NULL;
     clipt_status status;
     if (st->kind_used == CLIPT_STAGE_SHIFT100_SEGMENTS) {
         /* save the heads, then walk: the launch boundary orders them */
-        status = set_args_segments(st, st->kernel, buf, offset, scratch);
-        if (status == CL_SUCCESS)
-            status = set_args_segments(st, st->kernel2, buf, offset, scratch);
-        if (status == CL_SUCCESS)
-            status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
-                                            &st->local, num_wait, wait, &zeroed);
+        status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
+                                        &st->local, num_wait, wait, &zeroed);
         if (status == CL_SUCCESS)
             status = clEnqueueNDRangeKernel(q, st->kernel2, 1, NULL, &st->global,
                                             &st->local, 1, &zeroed, done);
@@ -614,30 +649,8 @@ clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
         num_wait = 1;
         wait = &zeroed;
     }
-    switch (st->kind_used) {
-    case CLIPT_STAGE_BS010:
-        status = set_args_bs010(st, buf, offset);
-        break;
-    case CLIPT_STAGE_PTTWAC010:
-        status = set_args_pttwac010(st, buf, offset);
-        break;
-    case CLIPT_STAGE_SHIFT100:
-        status = set_args_shift100(st, buf, offset, scratch);
-        break;
-    case CLIPT_STAGE_SHIFT100_SLICES:
-        status = set_args_shift100_slices(st, buf, offset, scratch);
-        break;
-    case CLIPT_STAGE_PAD:
-    case CLIPT_STAGE_UNPAD:
-        status = set_args_move_rows(st, buf, offset, scratch);
-        break;
-    default:
-        status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
-        break;
-    }
-    if (status == CL_SUCCESS)
-        status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
-                                        &st->local, num_wait, wait, done);
+    status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
+                                    &st->local, num_wait, wait, done);
     if (status == CL_SUCCESS && first) {
         *first = zeroed ? zeroed : *done;
         clRetainEvent(*first);
