@@ -381,12 +381,14 @@ static clipt_status prepare_move_rows(clipt_context c, size_t elem,
     const clipt_stage_spec *sp = &st->spec;
     size_t wg_limit = 0, static_local = 0, chunk, chunks;
     const uint64_t count = sp->instances * sp->a;
-    clipt_status status;
-    st->kernel_name = sp->kind == CLIPT_STAGE_PAD ? "pad_rows" : "unpad_rows";
     /* chunks of about 16 KiB: each chunk pays one announce-and-wait, so
      * larger chunks amortise it (2048-element chunks ran at ~50 % of copy
-     * bandwidth on an H100) while staying well inside local memory */
-    st->regs = (unsigned)(16384 / (min_sz(t->wg_010, 256) * elem));
+     * bandwidth on an H100) while staying well inside local memory; at
+     * most half of it, so that devices with 16 KiB or less still pad */
+    const size_t chunk_bytes = min_sz(16384, clipt_stage_local_budget(c) / 2);
+    clipt_status status;
+    st->kernel_name = sp->kind == CLIPT_STAGE_PAD ? "pad_rows" : "unpad_rows";
+    st->regs = (unsigned)(chunk_bytes / (min_sz(t->wg_010, 256) * elem));
     if (st->regs < 2)
         st->regs = 2;
     snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DREGS=%u -DSMALL_INDEX=%d",
