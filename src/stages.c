@@ -211,9 +211,23 @@ static clipt_status upload(clipt_context c, const void *data, size_t bytes,
     return err;
 }
 
+/* Device bytes a segment walk keeps: the saved heads of every instance and
+ * the descriptors (start, length, slot: 16 bytes) of every segment. */
+static uint64_t segment_bytes(const clipt_stage_spec *sp, size_t elem,
+                              const clipt_segments *segs)
+{
+    return sp->instances * segs->saved * sp->s * elem +
+           segs->count * (uint64_t)(sizeof *segs->start + sizeof *segs->length +
+                                    sizeof *segs->slot);
+}
+
 /* 100! along host-cut cycle segments (shift100_segments.cl).  Segments are
  * as short as the memory rule allows: the saved heads and the descriptors
- * each stay under 1 % of the stage's data (or 4 MiB for small stages). */
+ * together stay under 0.95 % of the stage's data (or 4 MiB for small
+ * stages).
+ * The segment length comes from an estimate (one head and one descriptor
+ * per seg_len positions) and is doubled, and the cycles walked again, in
+ * the rare case where short cycles make the real tables larger. */
 static clipt_status prepare_shift100_segments(clipt_context c, size_t elem,
                                               const clipt_tuning *t,
                                               clipt_stage *st)
@@ -222,7 +236,10 @@ static clipt_status prepare_shift100_segments(clipt_context c, size_t elem,
     const size_t q = walk_slice_elems((size_t)sp->s, elem,
                                       t->walk_item_bytes ? t->walk_item_bytes : 16);
     const uint64_t stage_bytes = sp->instances * sp->a * sp->b * sp->s * elem;
-    const uint64_t budget = stage_bytes / 100 > (4u << 20) ? stage_bytes / 100 : (4u << 20);
+    /* 0.95 %: stages share the plan's scratch buffer (the largest heads)
+     * but each keeps its own tables, so the plan stays under 1 % */
+    const uint64_t share = stage_bytes / 10000 * 95;
+    const uint64_t budget = share > (4u << 20) ? share : (4u << 20);
     clipt_segments segs;
     size_t wg_limit = 0, static_local = 0, wg, groups, cap;
     uint64_t work;
@@ -230,11 +247,18 @@ static clipt_status prepare_shift100_segments(clipt_context c, size_t elem,
     clipt_status status;
     if (sp->s / q > UINT32_MAX) /* slices per super-element: a uint argument */
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    while (stage_bytes / seg_len > budget && seg_len < (1u << 16))
+    while (sp->a * sp->b / seg_len * (sp->instances * sp->s * elem + 16) > budget &&
+           seg_len < (1u << 16))
         seg_len *= 2;
-    status = clipt_cycle_segments(sp->a, sp->b, seg_len, (size_t)(budget / 16), &segs);
-    if (status != CLIPT_SUCCESS)
-        return status;
+    for (;;) {
+        status = clipt_cycle_segments(sp->a, sp->b, seg_len, (size_t)(budget / 16), &segs);
+        if (status != CLIPT_SUCCESS)
+            return status;
+        if (segment_bytes(sp, elem, &segs) <= budget || seg_len >= (1u << 16))
+            break;
+        clipt_segments_free(&segs);
+        seg_len *= 2;
+    }
     st->seg_len = seg_len;
     st->seg_count = segs.count;
     st->seg_saved = segs.saved;

@@ -7,6 +7,7 @@
 #include "support.h"
 #include "internal.h"
 #include "plan.h"
+#include "tuning_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,61 @@ static void test_index_switch(void **state)
     }
 }
 
+/* ---- very large plans: scratch under 1 %, built but not run ------------------ */
+
+/* A context that plans as for an 80 GB H100: its tuning entry, 48 KiB of
+ * local memory, 132 compute units, allocations up to a quarter of the
+ * memory.  Plans are made (cycles walked, kernels built for this device,
+ * scratch allocated) but never run: no matrix buffer is needed. */
+static clipt_context h100_like_context(test_env *env)
+{
+    clipt_context c = test_context_limited(env, 48 * 1024);
+    clipt_device_profile *p = &c->profile;
+    snprintf(p->name, sizeof p->name, "NVIDIA H100 80GB HBM3");
+    snprintf(p->vendor, sizeof p->vendor, "NVIDIA Corporation");
+    p->type = CL_DEVICE_TYPE_GPU;
+    p->compute_units = 132;
+    p->max_wg_size = 1024;
+    p->simd_width = 32;
+    p->global_mem_bytes = 85ull << 30;
+    p->max_alloc_bytes = p->global_mem_bytes / 4;
+    clipt_tuning_select(p);
+    return c;
+}
+
+/* Matrices of 10^9 to 2 x 10^10 bytes, above 2^31 and 2^32 elements: the
+ * plan's scratch (buffer and segment tables) stays under 1 % of the
+ * matrix, and padding past 2^32 logical elements indexes with 64 bits. */
+static void test_large_plans_scratch(void **state)
+{
+    static const struct { size_t rows, cols, elem; int wide_pad; } cases[] = {
+        {50000, 50001, 4, 0}, {49999, 50021, 4, 0}, {66000, 66001, 1, 1},
+        {46340, 46341, 1, 0}, {70000, 70001, 4, 1}, {30000, 30001, 16, 0}};
+    clipt_context c = h100_like_context(TEST_ENV(state));
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        const size_t rows = cases[i].rows, cols = cases[i].cols, elem = cases[i].elem;
+        const double bytes = (double)rows * (double)cols * (double)elem;
+        static char text[16384];
+        clipt_plan p = NULL;
+        double share;
+        int wide_pad = 0;
+        assert_status(clipt_plan_create(c, rows, cols, elem, NULL, &p), CLIPT_SUCCESS);
+        share = 100.0 * (double)clipt_plan_scratch_size(p) / bytes;
+        clipt_plan_describe(p, text, sizeof text);
+        for (unsigned k = 0; k < p->num_stages; k++)
+            wide_pad |= p->stages[k].spec.kind == CLIPT_STAGE_PAD &&
+                        strstr(p->stages[k].options, "-DSMALL_INDEX=0") != NULL;
+        print_message("%zu x %zu, %zu-byte elements: scratch %.3f %% of the matrix\n", rows,
+                      cols, elem, share);
+        if (!(share < 1.0) || wide_pad != cases[i].wide_pad)
+            fail_msg("%zu x %zu, %zu-byte elements: scratch %.3f %%, 64-bit padding %d "
+                     "(expected %d)\n%s", rows, cols, elem, share, wide_pad,
+                     cases[i].wide_pad, text);
+        clipt_plan_release(p);
+    }
+    clipt_context_release(c);
+}
+
 /* ---- two plans on one out-of-order queue ---------------------------------------- */
 
 /* Plans A (rows x cols) and B (cols x rows) chained by events on an
@@ -341,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_index_switch),
         cmocka_unit_test(test_wide_index_stages),
         cmocka_unit_test(test_wide_index_plans),
+        cmocka_unit_test(test_large_plans_scratch),
         cmocka_unit_test(test_two_plans_out_of_order),
         cmocka_unit_test(test_no_object_leaks),
     };
