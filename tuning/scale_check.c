@@ -135,6 +135,8 @@ static clipt_status largest_shape(clipt_context cx, cl_ulong max_alloc, size_t e
                                   shape *out)
 {
     size_t n = (size_t)sqrt((double)max_alloc / (double)elem);
+    while (n > 1 && (cl_ulong)n * (n + 1) * elem > max_alloc)
+        n--; /* the matrix itself fits; padding may still not */
     for (int tries = 0; tries < 64 && n > 1; tries++, n -= n / 200 + 1) {
         clipt_plan p = NULL;
         clipt_status s = clipt_plan_create(cx, n, n + 1, elem, NULL, &p);
