@@ -27,7 +27,8 @@
  *     several threads, but enqueues of one plan are serialised by the plan
  *     itself (each waits for the previous one to finish on the device),
  *     because the plan's scratch buffer is reused;
- *   - releasing an object while another thread uses it is undefined.
+ *   - releasing an object while another thread uses it is undefined;
+ *   - tests/test_threads.c checks these rules (also under ThreadSanitizer).
  *
  * This header does not define CL_TARGET_OPENCL_VERSION: include it after
  * your own OpenCL configuration.  clipt needs OpenCL 1.2 entry points.
@@ -264,6 +265,9 @@ typedef struct clipt_plan_s *clipt_plan;
  *  CLIPT_ERROR_INVALID_OPTION, CLIPT_ERROR_INCOMPATIBLE_OPTIONS,
  *  CLIPT_ERROR_KERNEL_NOT_FOUND, CLIPT_ERROR_KERNEL_BUILD,
  *  CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS, CLIPT_ERROR_OUT_OF_HOST_MEMORY, CL_*.
+ *  Every device limit is checked here, not at enqueue: one allocation's
+ *  size (padded matrix, scratch), the device's memory (matrix, scratch and
+ *  tables together), work-group and global work sizes, local memory.
  *  Blocking (kernel builds).  Thread-safe for distinct `out`. */
 CLIPT_API clipt_status clipt_plan_create(clipt_context c, size_t rows,
                                          size_t cols, size_t elem_size,
@@ -275,8 +279,10 @@ CLIPT_API clipt_status clipt_plan_create(clipt_context c, size_t rows,
  *  Thread-safe. */
 CLIPT_API size_t clipt_plan_buffer_size(clipt_plan p);
 
-/** Bytes of device scratch memory the plan owns (flags, counters).
- *  0 for NULL.  Thread-safe. */
+/** Bytes of device memory the plan owns besides the matrix: its scratch
+ *  buffer (flags, counters, saved cycle heads) and its cycle-segment
+ *  tables; under 1 % of the matrix on the automatic plans' common paths
+ *  (4 MiB or so for small matrices).  0 for NULL.  Thread-safe. */
 CLIPT_API size_t clipt_plan_scratch_size(clipt_plan p);
 
 /** Writes a human-readable description of the plan into buf: shape, element
@@ -305,7 +311,8 @@ CLIPT_API clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len);
  *  CLIPT_ERROR_READ_ONLY_BUFFER, CLIPT_ERROR_WRITE_ONLY_BUFFER,
  *  CLIPT_ERROR_INVALID_WAIT_LIST, CLIPT_ERROR_OUT_OF_HOST_MEMORY, CL_*.
  *  A CL_* error from the runtime while the stages are being enqueued (after
- *  every check passed) can leave earlier stages queued: they still run, the
+ *  every check passed and every kernel argument was set) can leave earlier
+ *  stages queued: they still run, the
  *  plan's next enqueue waits for them, and the buffer then holds a partly
  *  transposed matrix; nothing clipt can check beforehand leads there.
  *  Thread-safe (see the header's thread rules). */

@@ -66,6 +66,7 @@ clipt_status clipt_context_create(cl_context ctx, cl_device_id dev,
     }
     c->cl_ctx = ctx;
     c->device = dev;
+    c->wide_index_from = CLIPT_WIDE_INDEX_FROM;
     atomic_init(&c->refs, 1);
     *out = c;
     return CLIPT_SUCCESS;

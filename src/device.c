@@ -2,6 +2,7 @@
 #include "device.h"
 #include "tuning_table.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,15 @@ clipt_status clipt_device_profile_query(cl_device_id dev,
         if (err != CL_SUCCESS)
             return err;
         p->max_item_size0 = sizes[0];
+    }
+    {
+        /* a global work size must fit the device's size_t */
+        cl_uint bits = 0;
+        err = clGetDeviceInfo(dev, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits, NULL);
+        if (err != CL_SUCCESS)
+            return err;
+        p->max_global_size = bits >= 64 ? UINT64_MAX
+                                         : ((cl_ulong)1 << (bits < 32 ? 32 : bits)) - 1;
     }
     if ((err = query_string(dev, CL_DEVICE_NAME, p->name, sizeof p->name)) ||
         (err = query_string(dev, CL_DEVICE_VENDOR, p->vendor, sizeof p->vendor)) ||

@@ -41,6 +41,7 @@ typedef struct clipt_device_profile {
     cl_ulong global_mem_bytes;
     size_t max_wg_size;
     size_t max_item_size0;
+    cl_ulong max_global_size;    /* largest global work size (address bits) */
     cl_uint compute_units;
     unsigned simd_width;         /* warp / wavefront / preferred multiple */
     const char *simd_source;     /* which query gave simd_width */

@@ -255,9 +255,11 @@ static clipt_status middle(host_job *j, const clipt_host_split *sp, cl_event *fr
 {
     for (unsigned i = sp->head.count; i < sp->tail.first; i++) {
         cl_event done = NULL;
-        clipt_status status = clipt_stage_enqueue(&j->plan->stages[i], j->queue[0], j->buf,
-                                                  0, j->scratch[0], *num_front, front,
-                                                  NULL, &done);
+        clipt_status status = clipt_stage_set_args(&j->plan->stages[i], j->buf, 0,
+                                                   j->scratch[0]);
+        if (status == CLIPT_SUCCESS)
+            status = clipt_stage_enqueue(&j->plan->stages[i], j->queue[0], j->scratch[0],
+                                         *num_front, front, NULL, &done);
         if (status != CLIPT_SUCCESS)
             return status;
         keep(j, done);

@@ -18,7 +18,15 @@ struct clipt_context_s {
     clipt_program_cache cache;
     pthread_mutex_t detail_lock; /* guards detail */
     char *detail;                /* last failure's detail, or NULL */
+    /* Kernels index a region of fewer elements than this with 32-bit
+     * arithmetic (SMALL_INDEX=1), larger ones with 64-bit only.  Always
+     * CLIPT_WIDE_INDEX_FROM; tests lower it to run the 64-bit paths on
+     * small shapes. */
+    uint64_t wide_index_from;
 };
+
+/* 32-bit indices hold 0 .. 2^32 - 1. */
+#define CLIPT_WIDE_INDEX_FROM ((uint64_t)1 << 32)
 
 /* Records the detail of a failure for clipt_context_error_detail. */
 void clipt_context_set_detail(clipt_context c, const char *fmt, ...)

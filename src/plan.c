@@ -307,7 +307,23 @@ static clipt_status build_stages(clipt_plan p)
         p->num_stages++;
         if (st->scratch_bytes > p->scratch_bytes)
             p->scratch_bytes = st->scratch_bytes;
+        p->aux_bytes += st->aux_bytes;
     }
+    return CLIPT_SUCCESS;
+}
+
+/* Refuses, at plan creation rather than at enqueue, a plan whose buffers
+ * cannot exist on the device: a scratch buffer larger than one allocation
+ * may be, or matrix, scratch and segment tables together larger than the
+ * device's memory (runtimes may allocate lazily, at the first enqueue). */
+static clipt_status check_device_memory(clipt_plan p)
+{
+    const clipt_device_profile *d = &p->ctx->profile;
+    if (p->scratch_bytes > d->max_alloc_bytes)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    if (p->buffer_bytes > d->global_mem_bytes ||
+        p->scratch_bytes + p->aux_bytes > d->global_mem_bytes - p->buffer_bytes)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     return CLIPT_SUCCESS;
 }
 
@@ -316,8 +332,6 @@ static clipt_status allocate_scratch(clipt_plan p)
     cl_int err;
     if (p->scratch_bytes == 0)
         return CLIPT_SUCCESS;
-    if (p->scratch_bytes > p->ctx->profile.max_alloc_bytes)
-        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     p->scratch = clCreateBuffer(p->ctx->cl_ctx, CL_MEM_READ_WRITE,
                                 p->scratch_bytes, NULL, &err);
     return err;
@@ -380,6 +394,7 @@ clipt_status clipt_plan_create(clipt_context c, size_t rows, size_t cols,
         goto fail;
     }
     if ((status = build_stages(p)) != CLIPT_SUCCESS ||
+        (status = check_device_memory(p)) != CLIPT_SUCCESS ||
         (status = allocate_scratch(p)) != CLIPT_SUCCESS)
         goto fail;
     *out = p;
@@ -407,7 +422,10 @@ void clipt_plan_release(clipt_plan p)
 
 size_t clipt_plan_buffer_size(clipt_plan p) { return p ? p->buffer_bytes : 0; }
 
-size_t clipt_plan_scratch_size(clipt_plan p) { return p ? p->scratch_bytes : 0; }
+size_t clipt_plan_scratch_size(clipt_plan p)
+{
+    return p ? p->scratch_bytes + p->aux_bytes : 0;
+}
 
 clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
 {
@@ -429,7 +447,8 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
     APPEND("padded shape: %zu x %zu%s\n", p->prows, p->pcols,
            (p->prows != p->rows || p->pcols != p->cols) ? "" : " (no padding)");
     APPEND("buffer bytes: %zu\n", p->buffer_bytes);
-    APPEND("scratch bytes: %zu\n", p->scratch_bytes);
+    APPEND("scratch bytes: %zu (scratch buffer %zu, cycle-segment tables %zu)\n",
+           p->scratch_bytes + p->aux_bytes, p->scratch_bytes, p->aux_bytes);
     APPEND("tuning entry: %s", p->ctx->profile.tuning_entry);
     /* the plan options that replaced values of that entry */
 #define OVERRIDDEN(f)                                                          \
@@ -526,9 +545,13 @@ static clipt_status enqueue_stages(clipt_plan p, cl_command_queue q, cl_mem buf,
     drop_profile_events(p);
     if (p->num_stages == 0)
         return clEnqueueMarkerWithWaitList(q, n, wait, done);
+    /* every argument first: a failure then leaves nothing enqueued */
+    for (unsigned i = 0; i < p->num_stages; i++)
+        if ((status = clipt_stage_set_args(&p->stages[i], buf, offset_elems,
+                                           p->scratch)) != CL_SUCCESS)
+            return status;
     for (unsigned i = 0; i < p->num_stages; i++) {
-        status = clipt_stage_enqueue(&p->stages[i], q, buf, offset_elems,
-                                     p->scratch, prev ? 1 : n,
+        status = clipt_stage_enqueue(&p->stages[i], q, p->scratch, prev ? 1 : n,
                                      prev ? &prev : wait, &p->stage_first[i],
                                      &p->stage_done[i]);
         if (status != CL_SUCCESS) {

@@ -18,7 +18,8 @@ struct clipt_plan_s {
     clipt_stage stages[CLIPT_MAX_STAGES];
     unsigned num_stages;
     size_t buffer_bytes;
-    size_t scratch_bytes;
+    size_t scratch_bytes;         /* the scratch buffer (shared by stages) */
+    size_t aux_bytes;             /* stages' own buffers (segment tables)  */
     cl_mem scratch;
     pthread_mutex_t lock;         /* serialises enqueues of this plan      */
     cl_event last;                /* completion of the previous enqueue    */

@@ -51,6 +51,13 @@ static size_t groups_cap_100(clipt_context c, const clipt_tuning *t)
 
 static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
+/* Whether kernels may index a region of `count` elements with 32-bit
+ * arithmetic (their SMALL_INDEX build option). */
+static int small_index(clipt_context c, uint64_t count)
+{
+    return count < c->wide_index_from;
+}
+
 int clipt_stage_is_identity(const clipt_stage_spec *spec)
 {
     if (spec->kind == CLIPT_STAGE_PAD || spec->kind == CLIPT_STAGE_UNPAD)
@@ -176,6 +183,8 @@ static clipt_status prepare_shift100_slices(clipt_context c, size_t elem,
     size_t wg_limit = 0, static_local = 0, wg, groups, cap;
     clipt_status status;
     st->kernel_name = "shift100_slices";
+    if (sp->s / q > UINT32_MAX) /* slices per super-element: a uint argument */
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     st->worker = (unsigned)q; /* elements per slice */
     snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DELEM_WORDS=%d -DQ=%zu",
              elem_type_name(elem), elem == 16 ? 4 : 1, q);
@@ -202,9 +211,23 @@ static clipt_status upload(clipt_context c, const void *data, size_t bytes,
     return err;
 }
 
+/* Device bytes a segment walk keeps: the saved heads of every instance and
+ * the descriptors (start, length, slot: 16 bytes) of every segment. */
+static uint64_t segment_bytes(const clipt_stage_spec *sp, size_t elem,
+                              const clipt_segments *segs)
+{
+    return sp->instances * segs->saved * sp->s * elem +
+           segs->count * (uint64_t)(sizeof *segs->start + sizeof *segs->length +
+                                    sizeof *segs->slot);
+}
+
 /* 100! along host-cut cycle segments (shift100_segments.cl).  Segments are
  * as short as the memory rule allows: the saved heads and the descriptors
- * each stay under 1 % of the stage's data (or 4 MiB for small stages). */
+ * together stay under 0.95 % of the stage's data (or 4 MiB for small
+ * stages).
+ * The segment length comes from an estimate (one head and one descriptor
+ * per seg_len positions) and is doubled, and the cycles walked again, in
+ * the rare case where short cycles make the real tables larger. */
 static clipt_status prepare_shift100_segments(clipt_context c, size_t elem,
                                               const clipt_tuning *t,
                                               clipt_stage *st)
@@ -213,17 +236,29 @@ static clipt_status prepare_shift100_segments(clipt_context c, size_t elem,
     const size_t q = walk_slice_elems((size_t)sp->s, elem,
                                       t->walk_item_bytes ? t->walk_item_bytes : 16);
     const uint64_t stage_bytes = sp->instances * sp->a * sp->b * sp->s * elem;
-    const uint64_t budget = stage_bytes / 100 > (4u << 20) ? stage_bytes / 100 : (4u << 20);
+    /* 0.95 %: stages share the plan's scratch buffer (the largest heads)
+     * but each keeps its own tables, so the plan stays under 1 % */
+    const uint64_t share = stage_bytes / 10000 * 95;
+    const uint64_t budget = share > (4u << 20) ? share : (4u << 20);
     clipt_segments segs;
     size_t wg_limit = 0, static_local = 0, wg, groups, cap;
     uint64_t work;
     unsigned seg_len = 16;
     clipt_status status;
-    while (stage_bytes / seg_len > budget && seg_len < (1u << 16))
+    if (sp->s / q > UINT32_MAX) /* slices per super-element: a uint argument */
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    while (sp->a * sp->b / seg_len * (sp->instances * sp->s * elem + 16) > budget &&
+           seg_len < (1u << 16))
         seg_len *= 2;
-    status = clipt_cycle_segments(sp->a, sp->b, seg_len, (size_t)(budget / 16), &segs);
-    if (status != CLIPT_SUCCESS)
-        return status;
+    for (;;) {
+        status = clipt_cycle_segments(sp->a, sp->b, seg_len, (size_t)(budget / 16), &segs);
+        if (status != CLIPT_SUCCESS)
+            return status;
+        if (segment_bytes(sp, elem, &segs) <= budget || seg_len >= (1u << 16))
+            break;
+        clipt_segments_free(&segs);
+        seg_len *= 2;
+    }
     st->seg_len = seg_len;
     st->seg_count = segs.count;
     st->seg_saved = segs.saved;
@@ -232,7 +267,7 @@ static clipt_status prepare_shift100_segments(clipt_context c, size_t elem,
     snprintf(st->options, sizeof st->options,
              "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=%u -DSMALL_INDEX=%d",
              elem_type_name(elem), q, t->walk_unroll ? t->walk_unroll : 4,
-             sp->a * sp->b < ((uint64_t)1 << 32));
+             small_index(c, sp->a * sp->b));
     if ((status = upload(c, segs.start, segs.count * sizeof *segs.start, &st->seg_start)) ||
         (status = upload(c, segs.length, segs.count * sizeof *segs.length, &st->seg_length)) ||
         (status = upload(c, segs.slot, segs.count * sizeof *segs.slot, &st->seg_slot)))
@@ -370,16 +405,18 @@ static clipt_status prepare_move_rows(clipt_context c, size_t elem,
     const clipt_stage_spec *sp = &st->spec;
     size_t wg_limit = 0, static_local = 0, chunk, chunks;
     const uint64_t count = sp->instances * sp->a;
-    clipt_status status;
-    st->kernel_name = sp->kind == CLIPT_STAGE_PAD ? "pad_rows" : "unpad_rows";
     /* chunks of about 16 KiB: each chunk pays one announce-and-wait, so
      * larger chunks amortise it (2048-element chunks ran at ~50 % of copy
-     * bandwidth on an H100) while staying well inside local memory */
-    st->regs = (unsigned)(16384 / (min_sz(t->wg_010, 256) * elem));
+     * bandwidth on an H100) while staying well inside local memory; at
+     * most half of it, so that devices with 16 KiB or less still pad */
+    const size_t chunk_bytes = min_sz(16384, clipt_stage_local_budget(c) / 2);
+    clipt_status status;
+    st->kernel_name = sp->kind == CLIPT_STAGE_PAD ? "pad_rows" : "unpad_rows";
+    st->regs = (unsigned)(chunk_bytes / (min_sz(t->wg_010, 256) * elem));
     if (st->regs < 2)
         st->regs = 2;
     snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DREGS=%u -DSMALL_INDEX=%d",
-             elem_type_name(elem), st->regs, count < ((uint64_t)1 << 32));
+             elem_type_name(elem), st->regs, small_index(c, count));
     status = make_kernel(c, "pad.cl", st, &wg_limit, &static_local);
     if (status != CLIPT_SUCCESS)
         return status;
@@ -447,8 +484,10 @@ clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
         status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
         break;
     }
+    /* checked here, once, so that enqueueing cannot fail on launch sizes */
     if (status == CLIPT_SUCCESS && st->global > 0 &&
-        st->local > c->profile.max_wg_size)
+        (st->local > c->profile.max_wg_size ||
+         st->global > c->profile.max_global_size))
         status = CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     if (status != CLIPT_SUCCESS)
         clipt_stage_release(st);
@@ -579,21 +618,43 @@ static clipt_status set_args_shift100(const clipt_stage *st, cl_mem buf,
     return set_args(st->kernel, args, COUNT_OF(args));
 }
 
+clipt_status clipt_stage_set_args(const clipt_stage *st, cl_mem buf,
+                                  cl_ulong offset, cl_mem scratch)
+{
+    clipt_status status;
+    switch (st->kind_used) {
+    case CLIPT_STAGE_SHIFT100_SEGMENTS:
+        status = set_args_segments(st, st->kernel, buf, offset, scratch);
+        if (status == CL_SUCCESS)
+            status = set_args_segments(st, st->kernel2, buf, offset, scratch);
+        return status;
+    case CLIPT_STAGE_BS010:
+        return set_args_bs010(st, buf, offset);
+    case CLIPT_STAGE_PTTWAC010:
+        return set_args_pttwac010(st, buf, offset);
+    case CLIPT_STAGE_SHIFT100:
+        return set_args_shift100(st, buf, offset, scratch);
+    case CLIPT_STAGE_SHIFT100_SLICES:
+        return set_args_shift100_slices(st, buf, offset, scratch);
+    case CLIPT_STAGE_PAD:
+    case CLIPT_STAGE_UNPAD:
+        return set_args_move_rows(st, buf, offset, scratch);
+    default:
+        return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
+    }
+}
+
 clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
-                                 cl_mem buf, cl_ulong offset, cl_mem scratch,
-                                 cl_uint num_wait, const cl_event *wait,
-                                 cl_event *first, cl_event *done)
+                                 cl_mem scratch, cl_uint num_wait,
+                                 const cl_event *wait, cl_event *first,
+                                 cl_event *done)
 {
     cl_event zeroed = NULL;
     clipt_status status;
     if (st->kind_used == CLIPT_STAGE_SHIFT100_SEGMENTS) {
         /* save the heads, then walk: the launch boundary orders them */
-        status = set_args_segments(st, st->kernel, buf, offset, scratch);
-        if (status == CL_SUCCESS)
-            status = set_args_segments(st, st->kernel2, buf, offset, scratch);
-        if (status == CL_SUCCESS)
-            status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
-                                            &st->local, num_wait, wait, &zeroed);
+        status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
+                                        &st->local, num_wait, wait, &zeroed);
         if (status == CL_SUCCESS)
             status = clEnqueueNDRangeKernel(q, st->kernel2, 1, NULL, &st->global,
                                             &st->local, 1, &zeroed, done);
@@ -614,30 +675,8 @@ clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
         num_wait = 1;
         wait = &zeroed;
     }
-    switch (st->kind_used) {
-    case CLIPT_STAGE_BS010:
-        status = set_args_bs010(st, buf, offset);
-        break;
-    case CLIPT_STAGE_PTTWAC010:
-        status = set_args_pttwac010(st, buf, offset);
-        break;
-    case CLIPT_STAGE_SHIFT100:
-        status = set_args_shift100(st, buf, offset, scratch);
-        break;
-    case CLIPT_STAGE_SHIFT100_SLICES:
-        status = set_args_shift100_slices(st, buf, offset, scratch);
-        break;
-    case CLIPT_STAGE_PAD:
-    case CLIPT_STAGE_UNPAD:
-        status = set_args_move_rows(st, buf, offset, scratch);
-        break;
-    default:
-        status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
-        break;
-    }
-    if (status == CL_SUCCESS)
-        status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
-                                        &st->local, num_wait, wait, done);
+    status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
+                                    &st->local, num_wait, wait, done);
     if (status == CL_SUCCESS && first) {
         *first = zeroed ? zeroed : *done;
         clRetainEvent(*first);
@@ -703,12 +742,15 @@ clipt_status clipt_stage_enqueue_range(const clipt_stage *st, uint64_t first,
      * work-groups, so a copy with fewer instances and a later start is the
      * same stage on the sub-range */
     clipt_stage part = *st;
+    clipt_status status;
     if (st->spec.kind == CLIPT_STAGE_PAD || st->spec.kind == CLIPT_STAGE_UNPAD)
         return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
     if (count == 0 || first > st->spec.instances || count > st->spec.instances - first)
         return CLIPT_ERROR_INVALID_SHAPE;
     part.spec.instances = count;
-    return clipt_stage_enqueue(&part, q, buf,
-                               offset + first * clipt_stage_instance_elems(st),
-                               scratch, num_wait, wait, NULL, done);
+    status = clipt_stage_set_args(&part, buf, offset + first * clipt_stage_instance_elems(st),
+                                  scratch);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    return clipt_stage_enqueue(&part, q, scratch, num_wait, wait, NULL, done);
 }

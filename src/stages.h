@@ -69,15 +69,22 @@ clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
                                  size_t elem_size, const clipt_tuning *tuning,
                                  clipt_stage *st);
 
-/* Enqueues the stage on the matrix at element offset `offset` of buf.
- * `scratch` must hold st->scratch_bytes (zeroed here first).  Waits for the
+/* Sets the stage's kernel arguments for the matrix at element offset
+ * `offset` of buf, with `scratch` holding st->scratch_bytes.  Enqueues
+ * nothing: a plan sets every stage's arguments before it enqueues the
+ * first stage, so that a failure here leaves the buffer untouched. */
+clipt_status clipt_stage_set_args(const clipt_stage *st, cl_mem buf,
+                                  cl_ulong offset, cl_mem scratch);
+
+/* Enqueues the stage with the arguments clipt_stage_set_args set last
+ * (`scratch` is the same buffer; it is zeroed here first).  Waits for the
  * given events; *done receives the stage's last command's event and, if
  * first is not NULL, *first its first command's (both owned by the caller;
  * they may be the same event, retained twice). */
 clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
-                                 cl_mem buf, cl_ulong offset, cl_mem scratch,
-                                 cl_uint num_wait, const cl_event *wait,
-                                 cl_event *first, cl_event *done);
+                                 cl_mem scratch, cl_uint num_wait,
+                                 const cl_event *wait, cl_event *first,
+                                 cl_event *done);
 
 /* Elements of one instance of the stage: a * b * s. */
 uint64_t clipt_stage_instance_elems(const clipt_stage *st);

@@ -53,6 +53,24 @@ int test_group_close(void **state)
     return 0;
 }
 
+cl_command_queue test_out_of_order_queue(test_env *env)
+{
+    cl_command_queue_properties props = 0;
+    cl_int err;
+    cl_command_queue q;
+    assert_status(clGetDeviceInfo(env->cl.device, CL_DEVICE_QUEUE_PROPERTIES,
+                                  sizeof props, &props, NULL), CL_SUCCESS);
+    if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+        print_message("skipped: %s has no out-of-order queues\n", env->cl.device_name);
+        return NULL;
+    }
+    q = clCreateCommandQueue(env->cl.context, env->cl.device,
+                             CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                 CL_QUEUE_PROFILING_ENABLE, &err);
+    assert_status(err, CL_SUCCESS);
+    return q;
+}
+
 clipt_context test_context_limited(test_env *env, cl_ulong local_mem_bytes)
 {
     clipt_context c = NULL;
@@ -345,8 +363,9 @@ static clipt_status execute_stage(test_env *env, const clipt_stage *st,
                                  st->scratch_bytes ? st->scratch_bytes : 4, NULL, &err);
     s = err;
     if (s == CL_SUCCESS)
-        s = clipt_stage_enqueue(st, env->cl.queue, buf, offset, scratch, 0, NULL,
-                                NULL, &done);
+        s = clipt_stage_set_args(st, buf, offset, scratch);
+    if (s == CL_SUCCESS)
+        s = clipt_stage_enqueue(st, env->cl.queue, scratch, 0, NULL, NULL, &done);
     if (s == CL_SUCCESS)
         s = clEnqueueReadBuffer(env->cl.queue, buf, CL_TRUE, 0, total, host, 1,
                                 &done, NULL);

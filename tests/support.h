@@ -36,6 +36,10 @@ int test_group_open(void **state);
 int test_group_close(void **state);
 #define TEST_ENV(state) ((test_env *)*(state))
 
+/* An out-of-order profiling queue on env's device, or NULL after printing
+ * why the device has none (the caller then skips). */
+cl_command_queue test_out_of_order_queue(test_env *env);
+
 /* A new clipt context on env's device whose profile claims only
  * `local_mem_bytes` of local memory (as a GPU would have), so that small
  * shapes take the plans and fallbacks of large ones.  Test-only: it writes

@@ -197,26 +197,6 @@ static void test_forced_tiles(void **state)
 
 /* ---- enqueue contract ---------------------------------------------------------- */
 
-/* An out-of-order profiling queue on env's device, or NULL after printing
- * why the device has none. */
-static cl_command_queue out_of_order_queue(test_env *env)
-{
-    cl_command_queue_properties props = 0;
-    cl_int err;
-    cl_command_queue q;
-    assert_status(clGetDeviceInfo(env->cl.device, CL_DEVICE_QUEUE_PROPERTIES,
-                                  sizeof props, &props, NULL), CL_SUCCESS);
-    if (!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
-        print_message("skipped: %s has no out-of-order queues\n", env->cl.device_name);
-        return NULL;
-    }
-    q = clCreateCommandQueue(env->cl.context, env->cl.device,
-                             CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
-                                 CL_QUEUE_PROFILING_ENABLE, &err);
-    assert_status(err, CL_SUCCESS);
-    return q;
-}
-
 static cl_int event_status(cl_event e)
 {
     cl_int st = -12345;
@@ -271,7 +251,7 @@ static void fixture_close(fixture *f)
 static void test_out_of_order_user_event(void **state)
 {
     test_env *env = TEST_ENV(state);
-    cl_command_queue q = out_of_order_queue(env);
+    cl_command_queue q = test_out_of_order_queue(env);
     fixture f;
     cl_event user, done = NULL;
     cl_int err;
@@ -334,7 +314,7 @@ static void test_back_to_back(void **state)
     test_env *env = TEST_ENV(state);
     static const clipt_sequence seqs[] = {CLIPT_SEQUENCE_AUTO, CLIPT_SEQUENCE_3_2,
                                           CLIPT_SEQUENCE_4_3, CLIPT_SEQUENCE_1};
-    cl_command_queue ooo = out_of_order_queue(env);
+    cl_command_queue ooo = test_out_of_order_queue(env);
     for (size_t i = 0; i < COUNT(seqs); i++) {
         back_to_back(env, env->cl.queue, seqs[i]);
         if (ooo)
@@ -369,7 +349,7 @@ static void *enqueue_three(void *arg)
 static void test_threads_share_plan(void **state)
 {
     test_env *env = TEST_ENV(state);
-    cl_command_queue ooo = out_of_order_queue(env);
+    cl_command_queue ooo = test_out_of_order_queue(env);
     thread_job jobs[2];
     pthread_t threads[2];
     fixture f;

@@ -1,0 +1,156 @@
+/* Property: the automatic plan transposes any shape bit-exactly.  10 000
+ * random small shapes (fixed seed), every element size, at element offsets
+ * 0..3, in turn on the device's own local memory, on a GPU's 48 KiB and on
+ * 4 KiB (the smaller ones make small shapes tile, pad and fall back as
+ * large ones do on a GPU); the bytes around the matrix must stay as they
+ * were.  One context per memory size and one buffer reused throughout, so
+ * that the run stays short on a CPU device. */
+#define _POSIX_C_SOURCE 200809L
+#include "support.h"
+#include "plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define SHAPES 10000
+#define SLACK 64                      /* bytes checked after the plan's room */
+#define MAX_ELEMS (2 * 2200 + 64 * 64) /* more than any shape below needs */
+#define MAX_OFFSET 3                  /* elements */
+#define PADDING_ROOM 2                /* padded room as a multiple of the matrix */
+
+static const size_t elem_sizes[] = {1, 2, 4, 8, 16};
+
+/* Shapes: mostly sides 1..64; one in eight skinny, one side 1..4 and the
+ * other up to 2200. */
+static void random_shape(uint64_t *seed, size_t *rows, size_t *cols)
+{
+    if (test_rand(seed) % 8 == 0) {
+        size_t thin = test_rand_range(seed, 1, 4), long_side = test_rand_range(seed, 65, 2200);
+        int tall = test_rand(seed) & 1;
+        *rows = tall ? long_side : thin;
+        *cols = tall ? thin : long_side;
+    } else {
+        *rows = test_rand_range(seed, 1, 64);
+        *cols = test_rand_range(seed, 1, 64);
+    }
+}
+
+/* The buffer every shape runs in, its pattern and scratch host arrays. */
+typedef struct bench {
+    cl_mem buf;
+    size_t capacity;                 /* bytes */
+    unsigned char *pattern, *expect, *got;
+} bench;
+
+static void bench_open(test_env *env, bench *b)
+{
+    b->capacity = MAX_ELEMS * 16 * PADDING_ROOM + (MAX_OFFSET + 1) * 16 + SLACK;
+    b->buf = test_pattern_buffer(env, CL_MEM_READ_WRITE, b->capacity, 1, &b->pattern);
+    b->expect = malloc(b->capacity);
+    b->got = malloc(b->capacity);
+    assert_true(b->expect && b->got);
+}
+
+static void bench_close(bench *b)
+{
+    clReleaseMemObject(b->buf);
+    free(b->pattern);
+    free(b->expect);
+    free(b->got);
+}
+
+/* Plans of the kinds that matter, counted so that the test shows it met
+ * them. */
+typedef struct tally {
+    size_t per_elem[COUNT(elem_sizes)];
+    size_t multi_stage, padded;
+} tally;
+
+/* One shape: writes the pattern over the region the run may touch, runs
+ * the automatic plan, and compares that region, plus SLACK bytes after it,
+ * with the expected bytes (the padding room itself may hold anything). */
+static void run_shape(test_env *env, clipt_context cx, bench *b, size_t i, size_t rows,
+                      size_t cols, size_t elem, size_t offset, tally *t)
+{
+    const size_t bytes = rows * cols * elem;
+    clipt_plan plan = NULL;
+    cl_event done = NULL;
+    size_t first, span;
+    clipt_status s = clipt_plan_create(cx, rows, cols, elem, NULL, &plan);
+    if (s != CLIPT_SUCCESS)
+        fail_msg("shape %zu: %zu x %zu, %zu-byte elements: clipt_plan_create: %s", i, rows,
+                 cols, elem, clipt_status_string(s));
+    span = offset + clipt_plan_buffer_size(plan) + SLACK;
+    assert_true(span <= b->capacity);
+    memcpy(b->expect, b->pattern, span);
+    test_reference_transpose(b->pattern + offset, b->expect + offset, rows, cols, elem);
+    s = clEnqueueWriteBuffer(env->cl.queue, b->buf, CL_FALSE, 0, span, b->pattern, 0, NULL,
+                             NULL);
+    if (s == CL_SUCCESS)
+        s = clipt_enqueue(plan, env->cl.queue, b->buf, offset, 0, NULL, &done);
+    if (s == CL_SUCCESS)
+        s = clEnqueueReadBuffer(env->cl.queue, b->buf, CL_TRUE, 0, span, b->got, 1, &done,
+                                NULL);
+    if (done)
+        clReleaseEvent(done);
+    if (s != CL_SUCCESS)
+        fail_msg("shape %zu: %zu x %zu, %zu-byte elements at %zu: %s", i, rows, cols, elem,
+                 offset, clipt_status_string(s));
+    if (test_mismatches(b->got, b->expect, offset + bytes, &first) ||
+        test_mismatches(b->got + span - SLACK, b->expect + span - SLACK, SLACK, &first)) {
+        static char text[16384];
+        clipt_plan_describe(plan, text, sizeof text);
+        fail_msg("shape %zu: %zu x %zu, %zu-byte elements at byte offset %zu: wrong\n%s", i,
+                 rows, cols, elem, offset, text);
+    }
+    t->multi_stage += plan->num_stages > 1;
+    t->padded += clipt_plan_buffer_size(plan) > bytes;
+    clipt_plan_release(plan);
+}
+
+static void test_random_small_shapes(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_context contexts[3];
+    tally t = {{0}, 0, 0};
+    uint64_t seed = 10000;
+    bench b;
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    contexts[0] = env->ctx;
+    contexts[1] = test_context_limited(env, 48 * 1024);
+    contexts[2] = test_context_limited(env, 4 * 1024);
+    bench_open(env, &b);
+    for (size_t i = 0; i < SHAPES; i++) {
+        const size_t e = (size_t)(test_rand(&seed) % COUNT(elem_sizes));
+        const size_t offset = elem_sizes[e] * (size_t)(test_rand(&seed) % (MAX_OFFSET + 1));
+        size_t rows, cols;
+        random_shape(&seed, &rows, &cols);
+        run_shape(env, contexts[i % COUNT(contexts)], &b, i, rows, cols, elem_sizes[e], offset, &t);
+        t.per_elem[e]++;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    print_message("%d shapes bit-exact in %.1f s (", SHAPES,
+                  (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec));
+    for (size_t e = 0; e < COUNT(elem_sizes); e++)
+        print_message("%zu with %zu-byte elements, ", t.per_elem[e], elem_sizes[e]);
+    print_message("%zu plans of several stages, %zu padded)\n", t.multi_stage, t.padded);
+    for (size_t e = 0; e < COUNT(elem_sizes); e++)
+        assert_true(t.per_elem[e] > SHAPES / 10);
+    assert_true(t.multi_stage > SHAPES / 10 && t.padded > 0);
+    bench_close(&b);
+    clipt_context_release(contexts[1]);
+    clipt_context_release(contexts[2]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_small_shapes),
+    };
+    test_apply_filter();
+    return cmocka_run_group_tests(tests, test_group_open, test_group_close);
+}
