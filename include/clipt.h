@@ -229,7 +229,9 @@ typedef struct clipt_plan_options {
     unsigned skinny_super;    /* 2.1/2.2: largest super-element (elements)   */
     unsigned walk_unroll;     /* 100! segment walks: steps read ahead, 1..32 */
     unsigned walk_item_bytes; /* 100! segment walks: bytes per work-item step */
-    unsigned reserved[2];     /* must stay zero                              */
+    unsigned align_bytes;     /* prefer tile factors whose bytes are a     */
+                              /* multiple of this (1 = none), up to 4096  */
+    unsigned reserved[1];     /* must stay zero                              */
 } clipt_plan_options;
 
 /** Fills *o with the defaults (automatic everything).  NULL is ignored.

@@ -11,7 +11,8 @@
 #define CLIPT_TUNING_FIELDS(X)                                               \
     X(wg_010) X(tile_elems_010) X(wg_100) X(simd_100) X(groups_per_cu_100)   \
     X(groups_100) X(groups_per_cu_010) X(pttwac_spread) X(pttwac_pad)        \
-    X(min_super) X(skinny_super) X(walk_unroll) X(walk_item_bytes)
+    X(min_super) X(skinny_super) X(walk_unroll) X(walk_item_bytes)          \
+    X(align_bytes)
 
 /* Execution configuration of the elementary transpositions. */
 typedef struct clipt_tuning {
@@ -28,6 +29,9 @@ typedef struct clipt_tuning {
     unsigned skinny_super;  /* 2.1/2.2: largest super-element (elements)    */
     unsigned walk_unroll;   /* 100! segment walks: steps read ahead          */
     unsigned walk_item_bytes; /* 100! segment walks: bytes per work-item step */
+    unsigned align_bytes;   /* tile factors preferred as multiples of this
+                             * many bytes (whole memory sectors for the
+                             * 100! super-elements); 1 = no preference    */
 } clipt_tuning;
 
 typedef struct clipt_device_profile {

@@ -89,6 +89,37 @@ clipt_tile_choice clipt_tile_alg5(size_t dim, size_t min, size_t max,
     return c;
 }
 
+/* The smallest multiple of step in [min, max] that divides dim, or 0. */
+static size_t smallest_multiple_divisor_in(size_t dim, size_t min, size_t max, size_t step)
+{
+    for (size_t f = (min + step - 1) / step * step; f <= max && f <= dim; f += step)
+        if (f && dim % f == 0)
+            return f;
+    return 0;
+}
+
+clipt_tile_choice clipt_tile_alg5_aligned(size_t dim, size_t min, size_t max,
+                                          int allow_pad, size_t step)
+{
+    clipt_tile_choice plain = clipt_tile_alg5(dim, min, max, 0);
+    clipt_tile_choice c = {dim, 0};
+    if (step <= 1 || min > max || (min + step - 1) / step * step > max ||
+        (dim <= max && dim >= min) || dim < min)
+        return clipt_tile_alg5(dim, min, max, allow_pad);
+    c.factor = smallest_multiple_divisor_in(dim, min, max, step);
+    if (c.factor)
+        return c;
+    if (plain.factor >= min || !allow_pad)
+        return plain;
+    /* the next multiple of the smallest aligned factor qualifies, so this
+     * ends within that many steps */
+    while (!c.factor) {
+        c.dim++;
+        c.factor = smallest_multiple_divisor_in(c.dim, min, max, step);
+    }
+    return c;
+}
+
 size_t clipt_tile_alg1(size_t dim, size_t limit)
 {
     return largest_divisor_upto(dim, limit);

@@ -22,6 +22,16 @@ typedef struct clipt_tile_choice {
 clipt_tile_choice clipt_tile_alg5(size_t dim, size_t min, size_t max,
                                   int allow_pad);
 
+/* Algorithm 5 preferring factors that are multiples of `step` (so that a
+ * super-element of that many elements covers whole memory sectors): the
+ * smallest such divisor of dim in [min, max] if there is one; else
+ * Algorithm 5's unpadded choice if there is one; else, with allow_pad, the
+ * smallest dim' > dim with such a divisor (padding that is needed anyway
+ * then also aligns the super-elements).  step <= 1, or no multiple of step
+ * in [min, max], is plain Algorithm 5. */
+clipt_tile_choice clipt_tile_alg5_aligned(size_t dim, size_t min, size_t max,
+                                          int allow_pad, size_t step);
+
 /* Algorithm 1 (Catanzaro et al.'s heuristic): largest divisor <= limit. */
 size_t clipt_tile_alg1(size_t dim, size_t limit);
 

@@ -65,7 +65,7 @@ static clipt_status check_options(const clipt_plan_options *o,
         o->tile_elems_010 > 1u << 24)
         return CLIPT_ERROR_INVALID_OPTION;
     if (o->groups_per_cu_100 > 1024 || o->groups_per_cu_010 > 1024 ||
-        o->walk_unroll > 32 || o->walk_item_bytes > 256)
+        o->walk_unroll > 32 || o->walk_item_bytes > 256 || o->align_bytes > 4096)
         return CLIPT_ERROR_INVALID_OPTION;
     for (size_t i = 0; i < sizeof o->reserved / sizeof o->reserved[0]; i++)
         if (o->reserved[i])
@@ -97,18 +97,19 @@ static int is_four_stage(clipt_sequence s)
 /* Algorithm 5 for both sides.  Only the tile m x n has to fit local memory,
  * so once one side is chosen (within sqrt(LM)), the other may range up to
  * LM / that side: fewer shapes need padding.  Both orders are tried and the
- * smaller padded area wins. */
+ * smaller padded area wins.  Factors that are multiples of `step` are
+ * preferred (clipt_tile_alg5_aligned). */
 static void alg5_pair(clipt_plan_choice *ch, size_t min, size_t max, size_t lm,
-                      int pad)
+                      int pad, size_t step)
 {
-    clipt_tile_choice rm = clipt_tile_alg5(ch->prows, min, max, 0);
+    clipt_tile_choice rm = clipt_tile_alg5_aligned(ch->prows, min, max, 0, step);
     if (pad && rm.factor < min)
-        rm = clipt_tile_alg5(ch->prows, min, lm / min, pad);
-    clipt_tile_choice rn = clipt_tile_alg5(ch->pcols, min, lm / rm.factor, pad);
-    clipt_tile_choice cn = clipt_tile_alg5(ch->pcols, min, max, 0);
+        rm = clipt_tile_alg5_aligned(ch->prows, min, lm / min, pad, step);
+    clipt_tile_choice rn = clipt_tile_alg5_aligned(ch->pcols, min, lm / rm.factor, pad, step);
+    clipt_tile_choice cn = clipt_tile_alg5_aligned(ch->pcols, min, max, 0, step);
     if (pad && cn.factor < min)
-        cn = clipt_tile_alg5(ch->pcols, min, lm / min, pad);
-    clipt_tile_choice cm = clipt_tile_alg5(ch->prows, min, lm / cn.factor, pad);
+        cn = clipt_tile_alg5_aligned(ch->pcols, min, lm / min, pad, step);
+    clipt_tile_choice cm = clipt_tile_alg5_aligned(ch->prows, min, lm / cn.factor, pad, step);
     if ((double)rm.dim * rn.dim <= (double)cm.dim * cn.dim) {
         ch->prows = rm.dim, ch->m = rm.factor;
         ch->pcols = rn.dim, ch->n = rn.factor;
@@ -118,9 +119,21 @@ static void alg5_pair(clipt_plan_choice *ch, size_t min, size_t max, size_t lm,
     }
 }
 
+/* Elements per tuning.align_bytes: the step of preferred tile factors. */
+static size_t align_step(const clipt_tuning *t, size_t elem)
+{
+    size_t a = t->align_bytes ? t->align_bytes : 1, g = a, e = elem;
+    while (e) { /* gcd(a, elem) */
+        size_t r = g % e;
+        g = e;
+        e = r;
+    }
+    return a / g;
+}
+
 /* Picks m and n by the plan's rule; may pad prows/pcols. */
 static void choose_tiles(const clipt_plan_options *o, const clipt_tuning *t,
-                         size_t lm, clipt_plan_choice *ch)
+                         size_t lm, size_t elem, clipt_plan_choice *ch)
 {
     const int pad = o->padding == CLIPT_PADDING_AUTO;
     /* four-stage sequences move whole m x n tiles as super-elements (twice
@@ -141,20 +154,31 @@ static void choose_tiles(const clipt_plan_options *o, const clipt_tuning *t,
         ch->why = "tiles by Algorithm 2 (best local-memory use)";
         break;
     default:
-        alg5_pair(ch, min, max, is_four_stage(o->sequence) ? lm / 2 : lm, pad);
-        ch->why = pad ? "tiles by Algorithm 5 (padding allowed)"
-                      : "tiles by Algorithm 5 (no padding)";
+        alg5_pair(ch, min, max, is_four_stage(o->sequence) ? lm / 2 : lm, pad,
+                  align_step(t, elem));
+        if (align_step(t, elem) > 1)
+            ch->why = pad ? "tiles by Algorithm 5, aligned factors preferred (padding allowed)"
+                          : "tiles by Algorithm 5, aligned factors preferred (no padding)";
+        else
+            ch->why = pad ? "tiles by Algorithm 5 (padding allowed)"
+                          : "tiles by Algorithm 5 (no padding)";
         break;
     }
 }
 
-/* The largest divisor of dim in [lo, hi], or 0. */
-static size_t largest_divisor_in(size_t dim, size_t lo, size_t hi)
+/* The largest divisor of dim in [lo, hi] that is a multiple of step, or
+ * failing that the largest divisor there, or 0. */
+static size_t largest_divisor_in(size_t dim, size_t lo, size_t hi, size_t step)
 {
+    size_t any = 0;
     for (size_t f = hi < dim ? hi : dim; f >= lo && f >= 1; f--)
-        if (dim % f == 0)
-            return f;
-    return 0;
+        if (dim % f == 0) {
+            if (f % step == 0)
+                return f;
+            if (!any)
+                any = f;
+        }
+    return any;
 }
 
 /* Two-stage sequences move whole m x N slabs through local memory and then
@@ -164,18 +188,20 @@ static size_t largest_divisor_in(size_t dim, size_t lo, size_t hi)
  * take the largest divisor up to tuning.skinny_super that satisfies that;
  * keep Algorithm 5's choice when there is none. */
 static void widen_skinny_tile(clipt_plan_choice *ch, const clipt_tuning *t,
-                              size_t lm, size_t rows, size_t cols)
+                              size_t lm, size_t rows, size_t cols, size_t step)
 {
+    size_t *side = NULL, dim = 0, hi = 0;
     if (ch->sequence == CLIPT_SEQUENCE_2_1) {
-        size_t hi = lm / 2 / cols;
-        size_t f = largest_divisor_in(ch->prows, ch->m, hi < t->skinny_super ? hi : t->skinny_super);
-        if (f > ch->m)
-            ch->m = f;
+        side = &ch->m, dim = ch->prows, hi = lm / 2 / cols;
     } else if (ch->sequence == CLIPT_SEQUENCE_2_2) {
-        size_t hi = lm / 2 / rows;
-        size_t f = largest_divisor_in(ch->pcols, ch->n, hi < t->skinny_super ? hi : t->skinny_super);
-        if (f > ch->n)
-            ch->n = f;
+        side = &ch->n, dim = ch->pcols, hi = lm / 2 / rows;
+    }
+    if (side) {
+        size_t f = largest_divisor_in(dim, *side, hi < t->skinny_super ? hi : t->skinny_super,
+                                      step);
+        /* a wider but unaligned factor does not replace an aligned one */
+        if (f > *side && (f % step == 0 || *side % step != 0))
+            *side = f;
     }
 }
 
@@ -218,7 +244,7 @@ clipt_status clipt_plan_choose(const clipt_device_profile *profile,
     }
     if (!ch->m || !ch->n) {
         clipt_plan_choice auto_choice = *ch;
-        choose_tiles(o, t, lm, &auto_choice);
+        choose_tiles(o, t, lm, elem, &auto_choice);
         /* a forced factor pins its dimension: no padding there */
         if (!ch->m) {
             ch->m = o->tile_n ? clipt_tile_alg5(rows, t->min_super, clipt_isqrt(lm), 0).factor
@@ -248,7 +274,7 @@ clipt_status clipt_plan_choose(const clipt_device_profile *profile,
     }
     drop_unused_padding(ch, rows, cols);
     if (!o->tile_m && !o->tile_n)
-        widen_skinny_tile(ch, t, lm, rows, cols);
+        widen_skinny_tile(ch, t, lm, rows, cols, align_step(t, elem));
     return CLIPT_SUCCESS;
 }
 

@@ -304,7 +304,7 @@ static void test_bad_input(void **state)
         size_t first = 0;
         clipt_status s;
         clipt_plan_options_init(&o);
-        o.reserved[1] = k->option == 1;
+        o.reserved[0] = k->option == 1;
         o.tile_m = k->option == 2 ? 7 : 0;
         memcpy(data, orig, bytes);
         s = clipt_transpose_host(k->null_context ? NULL : env->ctx,

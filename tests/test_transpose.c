@@ -683,6 +683,7 @@ static void test_tuning_overrides(void **state)
         /* no widening: Algorithm 5 keeps 24 (the default widens to 120) */
         {"skinny_super", 8, "of 24-element super-elements"},
         {"min_super", 4, "walk_segments"},
+        {"align_bytes", 32, "aligned factors preferred"},
     };
     static const shape shapes[] = {{384, 512, 4}, {32, 6000, 4}};
     char text[8192], want[64];

@@ -65,6 +65,7 @@ typedef struct tune_field {
 
 static const tune_field fields[] = {
     {"min_super", W_GENERAL, {16, 24, 32, 48, 64}},
+    {"align_bytes", W_GENERAL | W_SKINNY, {1, 16, 32, 64}},
     {"skinny_super", W_SKINNY, {32, 64, 128, 256}},
     {"walk_unroll", W_GENERAL | W_SKINNY, {2, 4, 8, 16}},
     {"walk_item_bytes", W_GENERAL | W_SKINNY, {8, 16, 32}},
@@ -299,7 +300,8 @@ static void write_entry(FILE *out, const device_facts *f, const unsigned *value,
     const char *table_order[] = {"wg_010", "tile_elems_010", "wg_100", "simd_100",
                                  "groups_per_cu_100", "groups_100", "groups_per_cu_010",
                                  "pttwac_spread", "pttwac_pad", "min_super",
-                                 "skinny_super", "walk_unroll", "walk_item_bytes"};
+                                 "skinny_super", "walk_unroll", "walk_item_bytes",
+                                 "align_bytes"};
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
     runtime_word(f->version, runtime, sizeof runtime);
