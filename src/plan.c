@@ -97,8 +97,8 @@ static int is_four_stage(clipt_sequence s)
 /* Algorithm 5 for both sides.  Only the tile m x n has to fit local memory,
  * so once one side is chosen (within sqrt(LM)), the other may range up to
  * LM / that side: fewer shapes need padding.  Both orders are tried and the
- * smaller padded area wins.  Factors that are multiples of `step` are
- * preferred (clipt_tile_alg5_aligned). */
+ * one that pads fewer sides, then the smaller padded area, wins.  Factors
+ * that are multiples of `step` are preferred (clipt_tile_alg5_aligned). */
 static void alg5_pair(clipt_plan_choice *ch, size_t min, size_t max, size_t lm,
                       int pad, size_t step)
 {
@@ -110,7 +110,12 @@ static void alg5_pair(clipt_plan_choice *ch, size_t min, size_t max, size_t lm,
     if (pad && cn.factor < min)
         cn = clipt_tile_alg5_aligned(ch->pcols, min, lm / min, pad, step);
     clipt_tile_choice cm = clipt_tile_alg5_aligned(ch->prows, min, lm / cn.factor, pad, step);
-    if ((double)rm.dim * rn.dim <= (double)cm.dim * cn.dim) {
+    /* each padded side costs a pass over the matrix (pad or unpad), more
+     * than any difference in padded area: fewer padded sides first */
+    const int r_passes = (rm.dim != ch->prows) + (rn.dim != ch->pcols);
+    const int c_passes = (cm.dim != ch->prows) + (cn.dim != ch->pcols);
+    if (r_passes < c_passes ||
+        (r_passes == c_passes && (double)rm.dim * rn.dim <= (double)cm.dim * cn.dim)) {
         ch->prows = rm.dim, ch->m = rm.factor;
         ch->pcols = rn.dim, ch->n = rn.factor;
     } else {
