@@ -202,6 +202,59 @@ static void test_alg5_examples(void **state)
 
 /* ---- Algorithm 1 ------------------------------------------------------------ */
 
+/* Aligned Algorithm 5: a multiple of step when one divides dim; else the
+ * plain unpadded choice when there is one; else the nearest padded
+ * dimension with an aligned factor.  Checked against brute force. */
+static void test_alg5_aligned(void **state)
+{
+    static const struct {
+        size_t dim, factor, padded;
+    } examples[] = {
+        {3000, 40, 3000},   /* 32 does not divide 3000, 40 does      */
+        {3737, 37, 3737},   /* 37 x 101: no multiple of 8, no padding */
+        {9973, 0, 0},       /* prime: padded, checked below           */
+        {64, 64, 64},       /* within [min, max]: one whole tile      */
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
+        clipt_tile_choice c = clipt_tile_alg5_aligned(examples[i].dim, 32, 376, 1, 8);
+        if (examples[i].factor) {
+            assert_int_equal(c.factor, examples[i].factor);
+            assert_int_equal(c.dim, examples[i].padded);
+        }
+        assert_int_equal(c.dim % c.factor, 0);
+    }
+    for (size_t dim = 1000; dim < 3000; dim++) {
+        clipt_tile_choice c = clipt_tile_alg5_aligned(dim, 32, 376, 1, 8);
+        size_t aligned = 0, any = 0;
+        for (size_t f = 32; f <= 376; f++)
+            if (dim % f == 0) {
+                if (!any)
+                    any = f;
+                if (!aligned && f % 8 == 0)
+                    aligned = f;
+            }
+        if (aligned || any) {
+            assert_int_equal(c.dim, dim);
+            assert_int_equal(c.factor, aligned ? aligned : any);
+        } else {
+            /* the smallest larger dimension with an aligned factor */
+            assert_true(c.dim > dim && c.dim % c.factor == 0 && c.factor % 8 == 0);
+            assert_true(c.factor >= 32 && c.factor <= 376);
+            for (size_t d = dim + 1; d < c.dim; d++)
+                for (size_t f = 32; f <= 376; f += 8)
+                    assert_true(d % f != 0);
+        }
+    }
+    /* step 1 is Algorithm 5 itself */
+    for (size_t dim = 1000; dim < 1200; dim++) {
+        clipt_tile_choice a = clipt_tile_alg5_aligned(dim, 32, 109, 1, 1);
+        clipt_tile_choice b = clipt_tile_alg5(dim, 32, 109, 1);
+        assert_int_equal(a.dim, b.dim);
+        assert_int_equal(a.factor, b.factor);
+    }
+}
+
 static void test_alg1(void **state)
 {
     static const size_t limits[] = {1, 10, 72, 1000};
@@ -315,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_isqrt),
         cmocka_unit_test(test_alg5),
         cmocka_unit_test(test_alg5_examples),
+        cmocka_unit_test(test_alg5_aligned),
         cmocka_unit_test(test_alg1),
         cmocka_unit_test(test_alg2),
         cmocka_unit_test(test_alg2_example),
