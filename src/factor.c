@@ -101,14 +101,14 @@ static size_t smallest_multiple_divisor_in(size_t dim, size_t min, size_t max, s
 clipt_tile_choice clipt_tile_alg5_aligned(size_t dim, size_t min, size_t max,
                                           int allow_pad, size_t step)
 {
-    clipt_tile_choice plain = clipt_tile_alg5(dim, min, max, 0);
-    clipt_tile_choice c = {dim, 0};
+    clipt_tile_choice c = {dim, 0}, plain;
     if (step <= 1 || min > max || (min + step - 1) / step * step > max ||
         (dim <= max && dim >= min) || dim < min)
         return clipt_tile_alg5(dim, min, max, allow_pad);
     c.factor = smallest_multiple_divisor_in(dim, min, max, step);
     if (c.factor)
         return c;
+    plain = clipt_tile_alg5(dim, min, max, 0);
     if (plain.factor >= min || !allow_pad)
         return plain;
     /* the next multiple of the smallest aligned factor qualifies, so this
