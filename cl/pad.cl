@@ -100,6 +100,20 @@ inline void stage_chunk(__global const elem_t *base, __local elem_t *held,
     }
 }
 
+/* Writes the staged chunk back: logical elements [x0, end) to row pitch
+ * `pitch`. */
+inline void store_chunk(__global elem_t *base, __local const elem_t *held,
+                        ulong x0, ulong end, ulong width, ulong pitch,
+                        uint4 div_width)
+{
+    const ulong lsz = get_local_size(0);
+    for (uint r = 0; r < REGS; r++) {
+        const ulong x = x0 + get_local_id(0) + r * lsz;
+        if (x < end)
+            base[pitch == width ? x : place(x, width, pitch, div_width)] = held[x - x0];
+    }
+}
+
 /* Raises this chunk's flag, then waits for chunks first..last (except d).
  * Called after the chunk was stored into local memory. */
 inline void announce_and_wait(__global volatile uint *scratch, uint d,
@@ -142,11 +156,7 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
         announce_and_wait(scratch, d, overlap ? first : 1,
                           overlap ? (count - 1 - lo) / chunk : 0);
     }
-    for (uint r = 0; r < REGS; r++) {
-        const ulong x = x0 + get_local_id(0) + r * lsz;
-        if (x < end)
-            base[place(x, width, out_pitch, div_width)] = held[x - x0];
-    }
+    store_chunk(base, held, x0, end, width, out_pitch, div_width);
 }
 
 __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
@@ -171,9 +181,5 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
         const ulong first = (row * width + col) / chunk;
         announce_and_wait(scratch, d, first, d);
     }
-    for (uint r = 0; r < REGS; r++) {
-        const ulong x = x0 + get_local_id(0) + r * lsz;
-        if (x < end)
-            base[x] = held[x - x0];
-    }
+    store_chunk(base, held, x0, end, width, width, div_width);
 }
