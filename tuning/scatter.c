@@ -37,20 +37,12 @@ static const char kernel_source[] =
     "    }\n"
     "}\n";
 
-static uint64_t next_random(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static void shuffle(unsigned *v, size_t n, uint64_t *seed)
 {
     for (size_t i = 0; i < n; i++)
         v[i] = (unsigned)i;
     for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)(next_random(seed) % i);
+        size_t j = (size_t)(splitmix64_next(seed) % i);
         unsigned t = v[i - 1];
         v[i - 1] = v[j];
         v[j] = t;

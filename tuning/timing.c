@@ -22,3 +22,11 @@ double timing_event_seconds(cl_event e)
         return 0;
     return (double)(t1 - t0) * 1e-9;
 }
+
+uint64_t splitmix64_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}

@@ -80,18 +80,9 @@ static const tune_field fields[] = {
 };
 #define NUM_FIELDS (sizeof fields / sizeof fields[0])
 
-/* splitmix64: the same shapes on every machine for a given seed */
-static uint64_t next_random(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static size_t random_in(uint64_t *s, size_t lo, size_t hi)
 {
-    return lo + (size_t)(next_random(s) % (hi - lo + 1));
+    return lo + (size_t)(splitmix64_next(s) % (hi - lo + 1));
 }
 
 /* The papers' distributions, scaled by `scale` (1 = GPU-sized). */
@@ -235,6 +226,7 @@ static double score(tuner *t, const tune_case *cases, size_t n, unsigned workloa
 
 typedef struct device_facts {
     char name[256], vendor[256], version[256], driver[128], entry[128];
+    char fields_line[1024];     /* " name=value ..." in the table's order */
     int is_cpu;
     size_t max_wg;
     unsigned value[MAX_FIELDS]; /* current value of fields[i] */
@@ -261,6 +253,7 @@ static int read_facts(clipt_context cx, device_facts *f)
     line_after(text, "vendor: ", f->vendor, sizeof f->vendor);
     line_after(text, "version: ", f->version, sizeof f->version);
     line_after(text, "tuning entry: ", f->entry, sizeof f->entry);
+    line_after(text, "tuning:", f->fields_line, sizeof f->fields_line);
     line_after(text, "type: ", number, sizeof number);
     f->is_cpu = strcmp(number, "CPU") == 0;
     line_after(text, "max work-group size: ", number, sizeof number);
@@ -297,11 +290,6 @@ static void write_entry(FILE *out, const device_facts *f, const unsigned *value,
                         double before, double after, const char *match, const char *command)
 {
     char date[32], runtime[64];
-    const char *table_order[] = {"wg_010", "tile_elems_010", "wg_100", "simd_100",
-                                 "groups_per_cu_100", "groups_100", "groups_per_cu_010",
-                                 "pttwac_spread", "pttwac_pad", "min_super",
-                                 "skinny_super", "walk_unroll", "walk_item_bytes",
-                                 "align_bytes"};
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
     runtime_word(f->version, runtime, sizeof runtime);
@@ -321,13 +309,17 @@ static void write_entry(FILE *out, const device_facts *f, const unsigned *value,
     else
         fprintf(out, "    {\"%s (measured)\", %s, \"%s\", \"%s\", NULL,\n", f->name,
                 f->is_cpu ? "CL_DEVICE_TYPE_CPU" : "CL_DEVICE_TYPE_GPU", f->vendor, f->name);
+    /* the values in the table's order, which the library's own " name=value"
+     * list gives; fields the tuner does not search stay 0 (the level below) */
     fprintf(out, "     {");
-    for (size_t k = 0; k < sizeof table_order / sizeof table_order[0]; k++) {
-        unsigned v = 0; /* fields the tuner does not search keep the rule */
+    for (const char *at = f->fields_line, *sep = ""; (at = strchr(at, ' ')) != NULL;
+         sep = ", ") {
+        unsigned v = 0;
+        const size_t len = strcspn(++at, "=");
         for (size_t i = 0; i < NUM_FIELDS; i++)
-            if (strcmp(fields[i].name, table_order[k]) == 0)
+            if (strlen(fields[i].name) == len && strncmp(fields[i].name, at, len) == 0)
                 v = value[i];
-        fprintf(out, "%s%u", k ? ", " : "", v);
+        fprintf(out, "%s%u", sep, v);
     }
     fprintf(out, "}},\n");
 }
