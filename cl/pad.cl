@@ -10,12 +10,13 @@
  *               elements move forward, chunks are processed from the end.
  *   unpad_rows: out_pitch = width (destinations contiguous), in_pitch >
  *               width: elements move backward, chunks from the start.
+ * Both kernels take the pitch that is not the width as `pitch`.
  *
  * Work-group d (in processing order) owns chunk d, CHUNK = local size x REGS
  * consecutive logical elements.  It
  *   1. takes a dynamic id d from an atomic counter, so ids follow the order
  *      in which work-groups really start, not the launch order;
- *   2. reads its chunk into registers and raises flag d ("read");
+ *   2. reads its chunk into local memory and raises flag d ("read");
  *   3. waits for the flags of the chunks whose sources its destination range
  *      overlaps.  Moves go one way, so those chunks come earlier in the
  *      processing order: they took smaller ids, have started, and raise their
@@ -35,32 +36,29 @@
  * within a work-group: on an H100 that let a later chunk overwrite sources
  * that were still being read.)
  *
- * Build options: ELEM_TYPE, REGS.
+ * Build options (defaults make the file compile alone):
+ *   ELEM_TYPE    element type moved (clipt_kernel.h)
+ *   REGS         elements per work-item: a chunk is local size x REGS, read
+ *                into registers and stored into local memory
+ *   SMALL_INDEX  1 when count < 2^32
  */
-#ifndef ELEM_TYPE
-#define ELEM_TYPE uint
-#endif
+#include "clipt_kernel.h"
+
 #ifndef REGS
 #define REGS 8
 #endif
-
-typedef ELEM_TYPE elem_t;
-
-
 #ifndef SMALL_INDEX
 #define SMALL_INDEX 0
 #endif
 
 /* Where logical element x lives at row pitch `pitch`.  With SMALL_INDEX
  * (count < 2^32) the division by width is a multiply and two shifts with
- * the host's magic numbers (x = magic, y = sh1, z = sh2): a 64-bit division
- * per element made the fp32 padding passes compute-bound. */
-inline ulong place(ulong x, ulong width, ulong pitch, uint4 div_width)
+ * the host's magic numbers (udiv): a 64-bit division per element made the
+ * fp32 padding passes compute-bound. */
+static inline ulong place(ulong x, ulong width, ulong pitch, uint4 div_width)
 {
 #if SMALL_INDEX
-    const uint n = (uint)x;
-    const uint t = mul_hi(n, div_width.x);
-    const ulong row = (t + ((n - t) >> div_width.y)) >> div_width.z;
+    const ulong row = udiv((uint)x, div_width);
 #else
     const ulong row = x / width;
     (void)div_width;
@@ -69,7 +67,7 @@ inline ulong place(ulong x, ulong width, ulong pitch, uint4 div_width)
 }
 
 /* Takes this work-group's dynamic id (uniform after the barrier). */
-inline uint take_id(__global volatile uint *scratch, __local uint *slot)
+static inline uint take_id(__global volatile uint *scratch, __local uint *slot)
 {
     if (get_local_id(0) == 0)
         *slot = atomic_inc(&scratch[0]);
@@ -77,46 +75,73 @@ inline uint take_id(__global volatile uint *scratch, __local uint *slot)
     return *slot;
 }
 
+/* Elements a work-item loads before storing them: all REGS of them up to
+ * 16, else 8 at a time.  Each element sits in a 32-bit register of its own
+ * whatever its size, so 64 1-byte elements in flight took 134 VGPRs and
+ * spilled on GCN, and batches of 16 still ran out of SGPRs on gfx9 (a
+ * 64-bit condition mask per element); 8 loads in flight per work-item
+ * cover the latency, and up to 16 keeps the code of the H100's 4- to
+ * 16-byte padding kernels as it was. */
+#define IN_FLIGHT (REGS <= 16 ? REGS : 8)
+
 /* Copies logical elements [x0, end) of the chunk, which live at row pitch
- * `pitch`, into local memory.  All REGS reads of a work-item are issued
- * before the first store: a read-then-store loop keeps only one read in
- * flight per work-item (measured on an H100: the same change took the 010!
- * kernel's load phase from 72-82 % to 90-95 % of copy bandwidth). */
-inline void stage_chunk(__global const elem_t *base, __local elem_t *held,
+ * `pitch`, into local memory.  IN_FLIGHT reads of a work-item are issued
+ * before the first of their stores: a read-then-store loop keeps only one
+ * read in flight per work-item (measured on an H100: the same change took
+ * the 010! kernel's load phase from 72-82 % to 90-95 % of copy bandwidth).
+ * The loops are unrolled so that v[] lives in registers (not unrolled,
+ * unpad_rows kept it in private memory on nvptx and GCN). */
+CLIPT_ALWAYS_INLINE void stage_chunk(__global const elem_t *base, __local elem_t *held,
                         ulong x0, ulong end, ulong width, ulong pitch,
                         uint4 div_width)
 {
     const ulong lsz = get_local_size(0);
-    elem_t v[REGS];
-    for (uint r = 0; r < REGS; r++) {
-        const ulong x = x0 + get_local_id(0) + r * lsz;
-        if (x < end)
-            v[r] = pitch == width ? base[x] : base[place(x, width, pitch, div_width)];
-    }
-    for (uint r = 0; r < REGS; r++) {
-        const ulong x = x0 + get_local_id(0) + r * lsz;
-        if (x < end)
-            held[x - x0] = v[r];
+    #pragma unroll 1
+    for (uint r0 = 0; r0 < REGS; r0 += IN_FLIGHT) {
+        elem_t v[IN_FLIGHT];
+        #pragma unroll
+        for (uint r = 0; r < IN_FLIGHT; r++) {
+            const ulong x = x0 + get_local_id(0) + (r0 + r) * lsz;
+            if (r0 + r < REGS && x < end)
+                v[r] = pitch == width ? base[x] : base[place(x, width, pitch, div_width)];
+        }
+        #pragma unroll
+        for (uint r = 0; r < IN_FLIGHT; r++) {
+            const ulong x = x0 + get_local_id(0) + (r0 + r) * lsz;
+            if (r0 + r < REGS && x < end)
+                held[x - x0] = v[r];
+        }
     }
 }
 
 /* Writes the staged chunk back: logical elements [x0, end) to row pitch
- * `pitch`. */
-inline void store_chunk(__global elem_t *base, __local const elem_t *held,
+ * `pitch`; more than 16 elements a work-item IN_FLIGHT at a time like the
+ * reads (64 unrolled stores of 1-byte elements kept 64 condition masks
+ * live: 104 SGPRs and spills on gfx9). */
+static inline void store_chunk(__global elem_t *base, __local const elem_t *held,
                         ulong x0, ulong end, ulong width, ulong pitch,
                         uint4 div_width)
 {
     const ulong lsz = get_local_size(0);
-    for (uint r = 0; r < REGS; r++) {
-        const ulong x = x0 + get_local_id(0) + r * lsz;
-        if (x < end)
-            base[pitch == width ? x : place(x, width, pitch, div_width)] = held[x - x0];
+#if REGS > 16
+    #pragma unroll 1
+    for (uint r0 = 0; r0 < REGS; r0 += IN_FLIGHT) {
+        #pragma unroll
+        for (uint r = r0; r < r0 + IN_FLIGHT; r++) {
+#else
+    {
+        for (uint r = 0; r < REGS; r++) {
+#endif
+            const ulong x = x0 + get_local_id(0) + r * lsz;
+            if (r < REGS && x < end)
+                base[pitch == width ? x : place(x, width, pitch, div_width)] = held[x - x0];
+        }
     }
 }
 
 /* Raises this chunk's flag, then waits for chunks first..last (except d).
  * Called after the chunk was stored into local memory. */
-inline void announce_and_wait(__global volatile uint *scratch, uint d,
+static inline void announce_and_wait(__global volatile uint *scratch, uint d,
                               ulong first, ulong last)
 {
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -131,7 +156,7 @@ inline void announce_and_wait(__global volatile uint *scratch, uint d,
 }
 
 __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
-                       ulong width, ulong out_pitch,
+                       ulong width, ulong pitch,
                        __global volatile uint *scratch, __local elem_t *held,
                        uint4 div_width)
 {
@@ -141,14 +166,18 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
     __global elem_t *base = buf + offset;
     const uint d = take_id(scratch, &slot);
     const ulong end = count - (ulong)d * chunk;
-    const ulong x0 = end > chunk ? end - chunk : 0;
+    /* end - chunk, or 0 for the last chunk: written with a signed maximum
+     * because LLVM turns the unsigned form into llvm.usub.sat, which
+     * Oclgrind 21.10 cannot run */
+    const long before_end = (long)end - (long)chunk;
+    const ulong x0 = before_end > 0 ? (ulong)before_end : 0;
 
     stage_chunk(base, held, x0, end, width, width, div_width);
     {
         /* sources are the logical positions themselves: memory y < count
          * belongs to chunk (count - 1 - y) / chunk */
-        const ulong lo = place(x0, width, out_pitch, div_width);
-        const ulong hi = place(end - 1, width, out_pitch, div_width);
+        const ulong lo = place(x0, width, pitch, div_width);
+        const ulong hi = place(end - 1, width, pitch, div_width);
         const ulong first = hi < count ? (count - 1 - hi) / chunk : 0;
         /* one unconditional call: the barriers inside must not sit in two
          * branches (PoCL 3.1 hangs on that with small work-groups) */
@@ -156,11 +185,11 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
         announce_and_wait(scratch, d, overlap ? first : 1,
                           overlap ? (count - 1 - lo) / chunk : 0);
     }
-    store_chunk(base, held, x0, end, width, out_pitch, div_width);
+    store_chunk(base, held, x0, end, width, pitch, div_width);
 }
 
 __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
-                         ulong width, ulong in_pitch,
+                         ulong width, ulong pitch,
                          __global volatile uint *scratch, __local elem_t *held,
                          uint4 div_width)
 {
@@ -172,12 +201,12 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
     const ulong x0 = (ulong)d * chunk;
     const ulong end = min(count, x0 + chunk);
 
-    stage_chunk(base, held, x0, end, width, in_pitch, div_width);
+    stage_chunk(base, held, x0, end, width, pitch, div_width);
     {
         /* destinations [x0, end) hold the sources of the logical elements
          * from the first one whose source is at or after x0 */
-        const ulong row = x0 / in_pitch;
-        const ulong col = min(x0 - row * in_pitch, width);
+        const ulong row = x0 / pitch;
+        const ulong col = min(x0 - row * pitch, width);
         const ulong first = (row * width + col) / chunk;
         announce_and_wait(scratch, d, first, d);
     }

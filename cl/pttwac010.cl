@@ -19,13 +19,12 @@
  * strides).
  *
  * Build options (defaults make the file compile alone):
- *   ELEM_TYPE  element type moved
+ *   ELEM_TYPE  element type moved (clipt_kernel.h)
  *   SPREAD     spreading factor R (1, 2, 4, 8, 16, 32)
  *   FLAG_PAD   padding words P per 32 flag words
  */
-#ifndef ELEM_TYPE
-#define ELEM_TYPE uint
-#endif
+#include "clipt_kernel.h"
+
 #ifndef SPREAD
 #define SPREAD 1
 #endif
@@ -33,23 +32,22 @@
 #define FLAG_PAD 0
 #endif
 
-typedef ELEM_TYPE elem_t;
-
-inline uint flag_word(uint k)
+/* Position k's flag: a bit of word spread_word(k) of local memory. */
+static inline uint spread_word(uint k)
 {
     const uint word = (uint)(((ulong)k * SPREAD) >> 5);
     return word + (word >> 5) * FLAG_PAD;
 }
 
-inline uint flag_mask(uint k)
+static inline uint spread_mask(uint k)
 {
     return 1u << (uint)(((ulong)k * SPREAD) & 31);
 }
 
 /* Claims position k; returns non-zero if it was already claimed. */
-inline uint claim(__local volatile uint *flags, uint k)
+static inline uint claim(__local volatile uint *flags, uint k)
 {
-    return atomic_or(&flags[flag_word(k)], flag_mask(k)) & flag_mask(k);
+    return atomic_or(&flags[spread_word(k)], spread_mask(k)) & spread_mask(k);
 }
 
 __kernel void pttwac010(__global elem_t *buf, ulong offset, ulong instances,
@@ -60,7 +58,7 @@ __kernel void pttwac010(__global elem_t *buf, ulong offset, ulong instances,
     const uint lsz = (uint)get_local_size(0);
     const uint ab = a * b;
 
-    for (ulong t = get_group_id(0); t < instances; t += get_num_groups(0)) {
+    for (ulong t = clipt_group_id(); t < instances; t += get_num_groups(0)) {
         __global elem_t *tile = buf + offset + t * (ulong)ab;
         for (uint w = lid; w < flag_words; w += lsz)
             flags[w] = 0;
@@ -74,7 +72,7 @@ __kernel void pttwac010(__global elem_t *buf, ulong offset, ulong instances,
                 continue;
             uint cur = k;
             for (;;) {
-                const uint next = (cur % b) * a + cur / b;
+                const uint next = tile_destination(cur, a, b);
                 if (next == cur)
                     break; /* a fixed point is already in place */
                 if (claim(flags, next)) {

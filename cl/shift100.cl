@@ -34,15 +34,14 @@
  * workers that have nothing to do in a round skip the work between them.
  *
  * Build options (each has a default so the file compiles alone):
- *   ELEM_TYPE        element type moved (uchar, ushort, uint, ulong, uint4)
+ *   ELEM_TYPE        element type moved (clipt_kernel.h)
  *   WORKER_SIZE      work-items per super-element
  *   MAX_WORKERS      capacity of the per-worker local arrays (>= G)
  *   TRANSPOSE_SUPER  1: each super-element is an sa x sb tile written back
  *                    transposed (1000! fused with 0010!, sequence 4.3)
  */
-#ifndef ELEM_TYPE
-#define ELEM_TYPE uint
-#endif
+#include "clipt_kernel.h"
+
 #ifndef WORKER_SIZE
 #define WORKER_SIZE 32
 #endif
@@ -53,23 +52,9 @@
 #define TRANSPOSE_SUPER 0
 #endif
 
-typedef ELEM_TYPE elem_t;
-
 #define STATE_NEED_START 0u
 #define STATE_CARRY 1u
 #define STATE_DONE 2u
-
-/* Position (within all instances) that the content of position p moves to. */
-inline ulong destination(ulong p, ulong a, ulong b, ulong ab)
-{
-    const ulong inst = p / ab;
-    const ulong k = p - inst * ab;
-    const ulong i = k / b;
-    const ulong j = k - i * b;
-    return inst * ab + j * a + i;
-}
-
-inline uint flag_bit(ulong p) { return 1u << (uint)(p & 31); }
 
 __kernel void shift100(__global elem_t *buf, ulong offset, ulong instances,
                        ulong a, ulong b, uint s, uint sa, uint sb,
@@ -82,15 +67,28 @@ __kernel void shift100(__global elem_t *buf, ulong offset, ulong instances,
     __local uint state[MAX_WORKERS];
     __local uint won[MAX_WORKERS];
     __local uint workers_done;
+    __local uint lead_lane; /* 0: see IS_LEADER below */
+    /* the host counts CLIPT_SHIFT100_WORKER_STATE_BYTES per worker for the
+     * five arrays above (host_shared.h): compiling fails if they differ */
+    (void)sizeof(char[1 - 2 * (sizeof cur + sizeof nxt + sizeof next_start +
+                               sizeof state + sizeof won !=
+                               MAX_WORKERS * CLIPT_SHIFT100_WORKER_STATE_BYTES)]);
 
     const uint lid = (uint)get_local_id(0);
     const uint w = lid / WORKER_SIZE;
     const uint lane = lid - w * WORKER_SIZE;
-    /* Read through a volatile so that the compiler cannot unswitch the
+    /* Whether this work-item is its worker's leader (lane 0), read from
+     * local memory at each use so that the compiler cannot unswitch the
      * round loop on this loop-invariant, work-item-divergent condition:
      * that would put the loop's barriers on divergent paths (PoCL 3.1 did
-     * exactly this and ran each worker's leader code on every lane). */
-    volatile uint leader_v = lane == 0;
+     * exactly this and ran each worker's leader code on every lane).  The
+     * barriers in the loop may change lead_lane as far as the compiler
+     * knows, so it is reloaded each round; and lead_lane is stored a value
+     * the compiler cannot fold (instances >> 63: no region has 2^63
+     * instances), else it would replace every load with the only value
+     * ever stored.  (A volatile private flag did the same but lived in
+     * scratch memory: 8 bytes per lane on GCN.) */
+#define IS_LEADER (lane == lead_lane)
     const uint G = (uint)get_local_size(0) / WORKER_SIZE;
     const ulong ab = a * b;
     const ulong total = instances * ab;
@@ -99,18 +97,21 @@ __kernel void shift100(__global elem_t *buf, ulong offset, ulong instances,
     __global elem_t *base = buf + offset;
     (void)incoming; (void)sa; (void)sb;
 
-    if (lid == 0)
+    if (lid == 0) {
         workers_done = 0;
-    if (leader_v) {
+        lead_lane = (uint)(instances >> 63);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (IS_LEADER) {
         state[w] = STATE_NEED_START;
-        next_start[w] = (ulong)get_group_id(0) * G + w;
+        next_start[w] = (ulong)clipt_group_id() * G + w;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (;;) {
         /* 1. Idle workers look for a start whose flag is not visibly set.
          *    A stale read only costs a wasted claim below. */
-        if (leader_v && state[w] == STATE_NEED_START) {
+        if (IS_LEADER && state[w] == STATE_NEED_START) {
             ulong p = next_start[w];
             while (p < total && (flags[p >> 5] & flag_bit(p)))
                 p += stride;
@@ -136,7 +137,7 @@ __kernel void shift100(__global elem_t *buf, ulong offset, ulong instances,
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 
         /* 3. Lane 0 claims the start (if starting) and the next position. */
-        if (leader_v) {
+        if (IS_LEADER) {
             uint st = state[w];
             if (starting) {
                 const ulong p = cur[w];
@@ -198,7 +199,7 @@ __kernel void shift100(__global elem_t *buf, ulong offset, ulong instances,
         }
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (leader_v && carrying) {
+        if (IS_LEADER && carrying) {
             if (won[w])
                 cur[w] = nxt[w];
             else
@@ -206,3 +207,4 @@ __kernel void shift100(__global elem_t *buf, ulong offset, ulong instances,
         }
     }
 }
+#undef IS_LEADER

@@ -4,10 +4,10 @@
  * Same transposition as shift100.cl: `instances` consecutive a x b matrices
  * of s-element super-elements, each becoming its b x a transpose.  The host
  * walked the permutation's cycles once and cut them into segments
- * (src/cycles.c): segment g starts at position start[g] and covers length[g]
- * consecutive cycle positions.  Within a segment, the content of each
- * position moves to the next one; the last moves to the first position of
- * the next segment of its cycle.
+ * (src/cycles.c): segment g starts at position seg_start[g] and covers
+ * seg_length[g] consecutive cycle positions.  Within a segment, the content
+ * of each position moves to the next one; the last moves to the first
+ * position of the next segment of its cycle.
  *
  * Two launches:
  *   save_segment_heads: copies the first super-element of every segment
@@ -34,14 +34,13 @@
  * instead of a 64-bit division per step.
  *
  * Build options (defaults make the file compile alone):
- *   ELEM_TYPE    element type moved
+ *   ELEM_TYPE    element type moved (clipt_kernel.h)
  *   Q            elements per work-item (divides s)
  *   UNROLL       steps read ahead
  *   SMALL_INDEX  1 when a * b < 2^32
  */
-#ifndef ELEM_TYPE
-#define ELEM_TYPE uint
-#endif
+#include "clipt_kernel.h"
+
 #ifndef Q
 #define Q 1
 #endif
@@ -52,21 +51,18 @@
 #define SMALL_INDEX 0
 #endif
 
-typedef ELEM_TYPE elem_t;
-
-/* Divisor b with its magic numbers: q = (t + ((n - t) >> sh1)) >> sh2 with
- * t = mul_hi(n, magic) equals n / b for every 32-bit n. */
+/* Divisor b with its magic numbers (udiv_magic). */
 typedef struct divisor {
     ulong b;
     uint magic, sh1, sh2;
 } divisor;
 
-inline ulong destination(ulong p, ulong a, divisor d)
+/* Where the content of position p of an a x b matrix moves. */
+static inline ulong walk_destination(ulong p, ulong a, divisor d)
 {
 #if SMALL_INDEX
     const uint n = (uint)p;
-    const uint t = mul_hi(n, d.magic);
-    const uint i = (t + ((n - t) >> d.sh1)) >> d.sh2;
+    const uint i = udiv_magic(n, d.magic, d.sh1, d.sh2);
     return (ulong)(n - i * (uint)d.b) * a + i;
 #else
     const ulong i = p / d.b;
@@ -82,26 +78,24 @@ inline ulong destination(ulong p, ulong a, divisor d)
     const ulong inst = unit / segments;                                      \
     const ulong g = unit - inst * segments
 
-#define WHOLE_CYCLE 0x80000000u
-
 /* Where the saved head of segment g of instance inst lives. */
-#define SAVED_AT(inst, g) (saved + ((inst) * saved_per_instance + slot[g]) * s + w)
+#define SAVED_AT(inst, g) (saved + ((inst) * saved_per_instance + seg_slot[g]) * s + w)
 
 __kernel void save_segment_heads(__global const elem_t *buf, ulong offset,
                                  ulong instances, ulong a, ulong b, uint magic,
                                  uint sh1, uint sh2, uint slices,
-                                 __global const ulong *start,
-                                 __global const uint *length,
-                                 __global const uint *slot, ulong segments,
+                                 __global const ulong *seg_start,
+                                 __global const uint *seg_length,
+                                 __global const uint *seg_slot, ulong segments,
                                  ulong saved_per_instance, __global elem_t *saved)
 {
     const ulong s = (ulong)slices * Q;
     const ulong work = instances * segments * slices;
-    for (ulong t = get_global_id(0); t < work; t += get_global_size(0)) {
+    for (ulong t = clipt_global_id(); t < work; t += get_global_size(0)) {
         DECOMPOSE(t);
-        if (length[g] & WHOLE_CYCLE)
+        if (seg_length[g] & CLIPT_SEGMENT_WHOLE_CYCLE)
             continue; /* its walker reads the head itself */
-        __global const elem_t *from = buf + offset + (inst * a * b + start[g]) * s + w;
+        __global const elem_t *from = buf + offset + (inst * a * b + seg_start[g]) * s + w;
         __global elem_t *to = SAVED_AT(inst, g);
         (void)magic; (void)sh1; (void)sh2;
         for (uint e = 0; e < Q; e++)
@@ -112,48 +106,58 @@ __kernel void save_segment_heads(__global const elem_t *buf, ulong offset,
 __kernel void walk_segments(__global elem_t *buf, ulong offset,
                             ulong instances, ulong a, ulong b, uint magic,
                             uint sh1, uint sh2, uint slices,
-                            __global const ulong *start,
-                            __global const uint *length,
-                            __global const uint *slot, ulong segments,
+                            __global const ulong *seg_start,
+                            __global const uint *seg_length,
+                            __global const uint *seg_slot, ulong segments,
                             ulong saved_per_instance, __global const elem_t *saved)
 {
     const ulong s = (ulong)slices * Q;
     const ulong work = instances * segments * slices;
-    for (ulong t = get_global_id(0); t < work; t += get_global_size(0)) {
+    for (ulong t = clipt_global_id(); t < work; t += get_global_size(0)) {
         DECOMPOSE(t);
         __global elem_t *matrix = buf + offset + inst * a * b * s + w;
         const divisor d = {b, magic, sh1, sh2};
         elem_t carried[Q];
-        const uint len = length[g];
-        ulong pos = start[g];
-        __global const elem_t *head = (len & WHOLE_CYCLE)
+        const uint len = seg_length[g];
+        ulong pos = seg_start[g];
+        __global const elem_t *head = (len & CLIPT_SEGMENT_WHOLE_CYCLE)
                                           ? matrix + pos * s
                                           : SAVED_AT(inst, g);
+        #pragma unroll
         for (uint e = 0; e < Q; e++)
             carried[e] = head[e * slices];
-        uint left = len & ~WHOLE_CYCLE; /* moves still to make */
+        uint left = len & ~CLIPT_SEGMENT_WHOLE_CYCLE; /* moves still to make */
         while (left > 0) {
             /* read up to UNROLL positions ahead, then shift the carried
-             * slice through them; the last move of a segment only writes */
+             * slice through them; the last move of a segment only writes.
+             * The loops are unrolled so that at[] and ahead[] live in
+             * registers (nvptx kept them in local memory with UNROLL 8) */
             const uint n = left < UNROLL ? left : UNROLL;
             ulong at[UNROLL];
             elem_t ahead[UNROLL][Q];
+            #pragma unroll
             for (uint u = 0; u < UNROLL; u++) {
                 if (u < n) {
-                    pos = destination(pos, a, d);
+                    pos = walk_destination(pos, a, d);
                     at[u] = pos * s;
-                    if (u + 1 < left)
+                    if (u + 1 < left) {
+                        #pragma unroll
                         for (uint e = 0; e < Q; e++)
                             ahead[u][e] = matrix[at[u] + e * slices];
+                    }
                 }
             }
+            #pragma unroll
             for (uint u = 0; u < UNROLL; u++) {
                 if (u < n) {
+                    #pragma unroll
                     for (uint e = 0; e < Q; e++)
                         matrix[at[u] + e * slices] = carried[e];
-                    if (u + 1 < left)
+                    if (u + 1 < left) {
+                        #pragma unroll
                         for (uint e = 0; e < Q; e++)
                             carried[e] = ahead[u][e];
+                    }
                 }
             }
             left -= n;

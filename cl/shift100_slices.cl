@@ -34,17 +34,15 @@
  * compiler): the hardware cannot issue the claim before the data is in.
  *
  * Build options (defaults make the file compile alone):
- *   ELEM_TYPE  element type moved; ELEM_WORDS 4 for 16-byte elements
+ *   ELEM_TYPE  element type moved (clipt_kernel.h); ELEM_WORDS 4 for
+ *              16-byte elements
  *   Q          elements per slice (divides s)
  */
-#ifndef ELEM_TYPE
-#define ELEM_TYPE uint
-#endif
+#include "clipt_kernel.h"
+
 #ifndef Q
 #define Q 1
 #endif
-
-typedef ELEM_TYPE elem_t;
 
 /* ELEM_BITS(v): some bits of an element, to make an address depend on a
  * loaded value (see `zero` below).  ELEM_WORDS = 4 for 16-byte elements. */
@@ -57,17 +55,6 @@ typedef ELEM_TYPE elem_t;
 #define ELEM_BITS(v) ((uint)(v))
 #endif
 
-inline ulong destination(ulong p, ulong a, ulong b, ulong ab)
-{
-    const ulong inst = p / ab;
-    const ulong k = p - inst * ab;
-    const ulong i = k / b;
-    const ulong j = k - i * b;
-    return inst * ab + j * a + i;
-}
-
-inline uint bit_of(ulong f) { return 1u << (uint)(f & 31); }
-
 __kernel void shift100_slices(__global elem_t *buf, ulong offset,
                               ulong instances, ulong a, ulong b, uint slices,
                               __global volatile uint *flags, uint zero)
@@ -78,14 +65,14 @@ __kernel void shift100_slices(__global elem_t *buf, ulong offset,
     const ulong s = (ulong)slices * Q;
     __global elem_t *base = buf + offset;
 
-    for (ulong t = get_global_id(0); t < work; t += get_global_size(0)) {
+    for (ulong t = clipt_global_id(); t < work; t += get_global_size(0)) {
         /* consecutive work-items take consecutive slices of a super-element,
          * so their reads and writes are adjacent */
         const ulong p = t / slices;
         const uint w = (uint)(t - p * slices);
         const ulong flag_base = (ulong)w * positions;
         ulong f = flag_base + p;
-        if (flags[f >> 5] & bit_of(f))
+        if (flags[f >> 5] & flag_bit(f))
             continue; /* already taken: no need to read it */
 
         elem_t carried[Q];
@@ -96,7 +83,7 @@ __kernel void shift100_slices(__global elem_t *buf, ulong offset,
             loaded |= ELEM_BITS(carried[e]);
         }
         /* the claim waits for the read (its address depends on the data) */
-        if (atomic_or(&flags[(f >> 5) + (loaded & zero)], bit_of(f)) & bit_of(f))
+        if (atomic_or(&flags[(f >> 5) + (loaded & zero)], flag_bit(f)) & flag_bit(f))
             continue;
 
         ulong cur = p;
@@ -106,7 +93,7 @@ __kernel void shift100_slices(__global elem_t *buf, ulong offset,
                 break; /* a fixed point is already in place */
             at = base + next * s + (ulong)w * Q;
             f = flag_base + next;
-            if (atomic_or(&flags[f >> 5], bit_of(f)) & bit_of(f)) {
+            if (atomic_or(&flags[f >> 5], flag_bit(f)) & flag_bit(f)) {
                 for (uint e = 0; e < Q; e++)
                     at[e] = carried[e];
                 break;

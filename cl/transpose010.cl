@@ -14,27 +14,16 @@
  * different banks.
  *
  * Build options (each has a default so the file compiles alone):
- *   ELEM_TYPE   the element type moved (uchar, ushort, uint, ulong, uint4).
+ *   ELEM_TYPE   the element type moved (clipt_kernel.h).
  *   LOAD_AHEAD  global reads each work-item issues before storing them.
  */
-#ifndef ELEM_TYPE
-#define ELEM_TYPE uint
-#endif
+#include "clipt_kernel.h"
+
 #ifndef LOAD_AHEAD
 #define LOAD_AHEAD 4
 #endif
 
-typedef ELEM_TYPE elem_t;
-
-/* n / d for any 32-bit n, with d's magic numbers from the host
- * (Granlund-Montgomery): x = magic, y = sh1, z = sh2.  Division by a value
- * known only at run time would cost tens of instructions per element. */
-inline uint udiv(uint n, uint4 d)
-{
-    const uint t = mul_hi(n, d.x);
-    return (t + ((n - t) >> d.y)) >> d.z;
-}
-
+/* Divisions by a, b and ab use the host's magic numbers (udiv). */
 __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
                               ulong instances, uint a, uint b, uint pitch,
                               uint batch, __local elem_t *tile, uint4 div_ab,
@@ -46,7 +35,7 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
     const uint tile_slots = a * pitch;
     const ulong nbatches = (instances + batch - 1) / batch;
 
-    for (ulong bi = get_group_id(0); bi < nbatches; bi += get_num_groups(0)) {
+    for (ulong bi = clipt_group_id(); bi < nbatches; bi += get_num_groups(0)) {
         const ulong first = bi * (ulong)batch;
         const uint tiles = (uint)min((ulong)batch, instances - first);
         const uint count = tiles * ab;

@@ -15,6 +15,15 @@
  *     ...
  *     clipt_plan_release(p);  clipt_context_release(cx);
  *
+ * Buffers: a plan may pad the matrix for better tile factors.  Then `buf`
+ * must hold clipt_plan_buffer_size(p) bytes from the offset, more than
+ * rows*cols*elem_size, and the transposition WRITES into that extra room.
+ * So do not loop one plan over matrices packed back to back in one buffer:
+ * each run would overwrite the start of the next matrix, with no error.
+ * For matrices packed back to back, use a plan made with CLIPT_PADDING_NONE,
+ * which never writes outside rows*cols*elem_size bytes
+ * (clipt_plan_buffer_size(p) == rows*cols*elem_size tells which you have).
+ *
  * Every function returns a clipt_status: CLIPT_SUCCESS (0), an OpenCL error
  * code (CL_*, passed through unchanged from the runtime), or one of the
  * CLIPT_ERROR_* codes below, all in [-1099, -1000].  The library never
@@ -118,7 +127,9 @@ typedef int clipt_status;
       "the forced sequence or tile sizes cannot transpose this shape")         \
     X(CLIPT_ERROR_NO_DEVICE, -1017, "no OpenCL platform or device found")    \
     X(CLIPT_ERROR_WRITE_ONLY_BUFFER, -1018,                                    \
-      "the buffer was created without read access for kernels")
+      "the buffer was created without read access for kernels")                \
+    X(CLIPT_ERROR_WAIT_EVENT_FAILED, -1019,                                    \
+      "an event of the wait list has already failed")
 
 enum clipt_error_code {
 #define CLIPT_ENUM_ENTRY_(name, value, text) name = value,
@@ -145,8 +156,12 @@ typedef struct clipt_context_s *clipt_context;
  *  Queries the device; builds no kernel yet (plans build what they need).
  *  `ctx` and `dev` are retained and released by clipt_context_release.
  *  On success stores the new context in *out; on failure *out is NULL.
+ *  `dev` may be a sub-device (clCreateSubDevices) of one of ctx's devices:
+ *  some runtimes (PoCL) list the parent device in a context made for a
+ *  sub-device.
  *  Errors: CLIPT_ERROR_NULL_ARGUMENT, CLIPT_ERROR_DEVICE_MISMATCH (dev is not
- *  in ctx), CLIPT_ERROR_UNSUPPORTED_DEVICE, CLIPT_ERROR_OUT_OF_HOST_MEMORY,
+ *  in ctx, nor a sub-device of a device in it),
+ *  CLIPT_ERROR_UNSUPPORTED_DEVICE, CLIPT_ERROR_OUT_OF_HOST_MEMORY,
  *  CL_* from the queries.  Blocking only on device queries.  Thread-safe. */
 CLIPT_API clipt_status clipt_context_create(cl_context ctx, cl_device_id dev,
                                             clipt_context *out);
@@ -200,8 +215,11 @@ typedef enum clipt_padding {
 
 /** Rule that picks the tile factors m (of rows) and n (of cols). */
 typedef enum clipt_tile_rule {
-    CLIPT_TILE_RULE_AUTO = 0,     /* Algorithm 5 of TPDS 2016 (default)     */
-    CLIPT_TILE_RULE_ALG5 = 5,     /* smallest factor in [Min, sqrt(LM))     */
+    CLIPT_TILE_RULE_AUTO = 0,     /* the cost model's choice among Algorithm
+                                     5's (with the sequence rule) and its
+                                     neighbours (default)                 */
+    CLIPT_TILE_RULE_ALG5 = 5,     /* smallest factor in [Min, sqrt(LM)), the
+                                     sequence by Algorithm 3 alone        */
     CLIPT_TILE_RULE_ALG2 = 2,     /* best local-memory use, Min < f < Max   */
     CLIPT_TILE_RULE_ALG1 = 1      /* Catanzaro et al.: largest factor <= 72 */
 } clipt_tile_rule;
@@ -211,8 +229,10 @@ typedef enum clipt_tile_rule {
  *  "choose automatically" everywhere. */
 typedef struct clipt_plan_options {
     clipt_sequence sequence;  /* forced sequence, or AUTO                    */
-    size_t tile_m;            /* forced factor of rows, 0 = automatic        */
-    size_t tile_n;            /* forced factor of cols, 0 = automatic        */
+    size_t tile_m;            /* forced factor of rows, 0 = automatic; one   */
+                              /* not dividing rows pads them to its next     */
+                              /* multiple (padding AUTO; NONE refuses it)    */
+    size_t tile_n;            /* forced factor of cols, 0 = automatic (same) */
     clipt_padding padding;    /* padding policy                              */
     clipt_tile_rule tile_rule;/* automatic tile rule                         */
     unsigned min_super;       /* Min of Algorithms 2/5, 0 = default (24)     */
@@ -231,6 +251,22 @@ typedef struct clipt_plan_options {
     unsigned walk_item_bytes; /* 100! segment walks: bytes per work-item step */
     unsigned align_bytes;     /* prefer tile factors whose bytes are a     */
                               /* multiple of this (1 = none), up to 4096  */
+    /* Cost model values (predicted stage times, the plan's choice among
+     * candidate sequences and tiles); 0 = the device's entry.  Efficiencies
+     * and shares in thousandths (permille): efficiencies up to 4000,
+     * shares up to 1000 (sector + step together), *_elem up to 2^20.      */
+    unsigned model_copy_gbs;    /* copy bandwidth, GB/s read + written     */
+    unsigned model_launch_ns;   /* fixed cost of one kernel launch, ns     */
+    unsigned model_tiles_eff;   /* 010!/0010!: permille of copy (4 bytes)  */
+    unsigned model_tiles_elem;  /* permille of copy per (4 / elem - 1)     */
+    unsigned model_move_eff;    /* 100!/0100!: permille of copy            */
+    unsigned model_move_sector; /* permille of that time per sector        */
+    unsigned model_move_step;   /* permille of that time per item step     */
+    unsigned model_pad_eff;     /* padding: permille of copy (4 bytes)     */
+    unsigned model_unpad_eff;   /* unpadding: permille of copy (4 bytes)   */
+    unsigned model_rows_elem;   /* pad/unpad: the same                     */
+    unsigned model_wait_ps;     /* pad/unpad: ps per flag waited for       */
+    unsigned model_slow_eff;    /* fallback families: permille of copy     */
     unsigned reserved[1];     /* must stay zero                              */
 } clipt_plan_options;
 
@@ -289,10 +325,117 @@ CLIPT_API size_t clipt_plan_scratch_size(clipt_plan p);
 
 /** Writes a human-readable description of the plan into buf: shape, element
  *  size, sequence, m, n, padded shape, scratch bytes, tuning entry (with any
- *  tuning values the options replaced), and one
+ *  tuning values the options replaced), the cost model's predicted time
+ *  ("predicted: X ms (model ...)"), and one
  *  line per stage with its kernel and launch sizes.  Same buffer rules as
  *  clipt_context_error_detail.  Thread-safe. */
 CLIPT_API clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Reading a plan back                                                 */
+/* ------------------------------------------------------------------ */
+
+/** What a stage does to its region, independent of how it is computed.
+ *  A region is `instances` consecutive a x b matrices whose elements are
+ *  super-elements of s matrix elements. */
+typedef enum clipt_stage_op {
+    CLIPT_OP_TRANSPOSE_TILES = 1, /* each a x b tile becomes its b x a
+                                     transpose (the papers' 010!, 0010!)  */
+    CLIPT_OP_MOVE_SUPER = 2,      /* each a x b matrix of super-elements is
+                                     transposed by moving whole super-elements
+                                     along cycles (100!, 0100!, 1000!)    */
+    CLIPT_OP_PAD = 3,             /* rows spread apart to make room for
+                                     padding columns                      */
+    CLIPT_OP_UNPAD = 4            /* padding squeezed out after the
+                                     transposition                        */
+} clipt_stage_op;
+
+/** How a stage is computed: the kernel family (one file under cl/). */
+typedef enum clipt_kernel_family {
+    CLIPT_FAMILY_TILE_LOCAL = 1,     /* transpose010.cl: tiles staged whole
+                                        in local memory (BS)              */
+    CLIPT_FAMILY_TILE_CYCLES = 2,    /* pttwac010.cl: cycles inside a tile,
+                                        flag bits in local memory (PTTWAC) */
+    CLIPT_FAMILY_SUPER_LOCAL = 3,    /* shift100.cl: super-elements through
+                                        local memory, claim flags          */
+    CLIPT_FAMILY_SUPER_SLICES = 4,   /* shift100_slices.cl: independent
+                                        register slices, flags in global
+                                        memory                            */
+    CLIPT_FAMILY_SUPER_SEGMENTS = 5, /* shift100_segments.cl: cycles cut
+                                        into segments at plan creation    */
+    CLIPT_FAMILY_ROWS = 6            /* pad.cl: rows moved to a new pitch */
+} clipt_kernel_family;
+
+/** One stage of a plan, as clipt_plan_query_stage reports it.  The strings
+ *  are static or owned by the plan (valid until it is released). */
+typedef struct clipt_stage_info {
+    clipt_stage_op op;
+    clipt_kernel_family family;
+    const char *label;        /* the papers' name: "0010!", "100!", "pad"   */
+    const char *kernels;      /* kernel name(s), e.g. "walk_segments"       */
+    cl_ulong instances, a, b, s; /* the region (for PAD/UNPAD: instances
+                                    rows of a elements, b = s = 1)        */
+    cl_ulong pitch_from, pitch_to; /* PAD/UNPAD: row pitch in elements
+                                      before and after; otherwise 0       */
+    int super_transposed;     /* MOVE_SUPER: each super-element is also
+                                 transposed (fused 1000! + 0010!)         */
+    size_t global_size, local_size; /* one 1-D launch (the largest, if the
+                                       family launches more than once)    */
+    size_t local_bytes;       /* local memory passed as kernel arguments    */
+    size_t scratch_bytes;     /* part of the plan's scratch buffer it uses  */
+    size_t table_bytes;       /* device memory of its own (segment tables)  */
+    const char *build_options; /* its kernels' build options ("-D...")     */
+} clipt_stage_info;
+
+/** A plan's choices, as clipt_plan_query reports them.  The strings are
+ *  static or owned by the plan (valid until it is released). */
+typedef struct clipt_plan_info {
+    size_t rows, cols, elem_size;
+    clipt_sequence sequence;  /* the sequence run (AUTO for a single row or
+                                 column, where nothing moves)             */
+    int sequence_forced;      /* 1 when the options forced it              */
+    size_t tile_m, tile_n;    /* factors of padded_rows and padded_cols     */
+    const char *tile_reason;  /* why these tiles                            */
+    size_t padded_rows, padded_cols; /* == rows, cols when not padded      */
+    size_t buffer_bytes;      /* clipt_plan_buffer_size                     */
+    size_t scratch_bytes;     /* clipt_plan_scratch_size                    */
+    unsigned num_stages;      /* stages run (identities are skipped)        */
+    const char *tuning_entry; /* the device's tuning table entry            */
+    double predicted_seconds; /* the cost model's time for one run (device
+                                 time, from the tuning entry's model_*
+                                 values; 0 when nothing moves)            */
+} clipt_plan_info;
+
+/** Fills *info with the plan's choices.  Errors: CLIPT_ERROR_NULL_ARGUMENT.
+ *  Thread-safe. */
+CLIPT_API clipt_status clipt_plan_query(clipt_plan p, clipt_plan_info *info);
+
+/** Fills *info with stage `index` (0-based, in the order they run) of the
+ *  plan.  Errors: CLIPT_ERROR_NULL_ARGUMENT, CLIPT_ERROR_INVALID_OPTION
+ *  (index >= num_stages).  Thread-safe. */
+CLIPT_API clipt_status clipt_plan_query_stage(clipt_plan p, unsigned index,
+                                              clipt_stage_info *info);
+
+/** Number of tuning values (the tuning fields of clipt_plan_options), and
+ *  the name of value `index` in the library's own order (NULL past the
+ *  end; the string is static).  Thread-safe. */
+CLIPT_API unsigned clipt_tuning_count(void);
+CLIPT_API const char *clipt_tuning_name(unsigned index);
+
+/** The value of tuning field `name` that a context's device entry gives
+ *  (clipt_context_tuning), or that a plan runs with after its options'
+ *  overrides (clipt_plan_tuning).  Errors: CLIPT_ERROR_NULL_ARGUMENT,
+ *  CLIPT_ERROR_INVALID_OPTION (no such field; *value unchanged).
+ *  Thread-safe. */
+CLIPT_API clipt_status clipt_context_tuning(clipt_context c, const char *name,
+                                            unsigned *value);
+CLIPT_API clipt_status clipt_plan_tuning(clipt_plan p, const char *name,
+                                         unsigned *value);
+
+/** The label of the device's tuning table entry (static or owned by the
+ *  context; valid until it is released).  NULL for a NULL context.
+ *  Thread-safe. */
+CLIPT_API const char *clipt_context_tuning_entry(clipt_context c);
 
 /** Enqueues the whole transposition on `q`, which must belong to the plan's
  *  context and device.  The matrix starts `offset_bytes` (a multiple of the
@@ -311,7 +454,15 @@ CLIPT_API clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len);
  *  Errors: CLIPT_ERROR_NULL_ARGUMENT, CLIPT_ERROR_DEVICE_MISMATCH,
  *  CLIPT_ERROR_BUFFER_TOO_SMALL, CLIPT_ERROR_MISALIGNED_OFFSET,
  *  CLIPT_ERROR_READ_ONLY_BUFFER, CLIPT_ERROR_WRITE_ONLY_BUFFER,
- *  CLIPT_ERROR_INVALID_WAIT_LIST, CLIPT_ERROR_OUT_OF_HOST_MEMORY, CL_*.
+ *  CLIPT_ERROR_INVALID_WAIT_LIST, CLIPT_ERROR_WAIT_EVENT_FAILED (an event of
+ *  the wait list has a negative execution status already: a command waiting
+ *  for it would never run, and on some runtimes never complete either),
+ *  CLIPT_ERROR_OUT_OF_HOST_MEMORY, CL_*.
+ *  An event of the wait list that fails later makes this transposition fail
+ *  (its event reports CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST and the
+ *  buffer is untouched), and with it a later enqueue of the plan that was
+ *  queued before the failure (it waits for this one); enqueues made after
+ *  the failure do not wait for the failed run and go ahead.
  *  A CL_* error from the runtime while the stages are being enqueued (after
  *  every check passed and every kernel argument was set) can leave earlier
  *  stages queued: they still run, the

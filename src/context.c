@@ -1,11 +1,18 @@
-/* clipt_context: device profile, program cache, last failure's detail. */
+/* clipt_context: device profile and tuning, program cache, last failure's
+ * detail. */
 #include "internal.h"
+#include "tuning_table.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Sub-devices nest: a device is at most this many partitions deep. */
+enum { MAX_SUB_DEVICE_DEPTH = 16 };
+
+/* Whether dev, or a device it was partitioned from, is one of the
+ * context's: a context made for a sub-device may list its parent instead
+ * (PoCL 3.1 does), and a sub-device of a context's device runs there. */
 static clipt_status device_in_context(cl_context ctx, cl_device_id dev)
 {
     cl_uint count = 0;
@@ -20,12 +27,15 @@ static clipt_status device_in_context(cl_context ctx, cl_device_id dev)
         return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
     err = clGetContextInfo(ctx, CL_CONTEXT_DEVICES, count * sizeof *devices,
                            devices, NULL);
-    status = err;
-    if (err == CL_SUCCESS) {
-        status = CLIPT_ERROR_DEVICE_MISMATCH;
+    status = err == CL_SUCCESS ? CLIPT_ERROR_DEVICE_MISMATCH : err;
+    for (int depth = 0; status == CLIPT_ERROR_DEVICE_MISMATCH && dev &&
+                        depth <= MAX_SUB_DEVICE_DEPTH; depth++) {
         for (cl_uint i = 0; i < count; i++)
             if (devices[i] == dev)
                 status = CLIPT_SUCCESS;
+        if (status != CLIPT_SUCCESS &&
+            clGetDeviceInfo(dev, CL_DEVICE_PARENT_DEVICE, sizeof dev, &dev, NULL) != CL_SUCCESS)
+            dev = NULL;
     }
     free(devices);
     return status;
@@ -49,18 +59,18 @@ clipt_status clipt_context_create(cl_context ctx, cl_device_id dev,
     status = clipt_device_profile_query(dev, &c->profile);
     if (status != CLIPT_SUCCESS)
         goto fail;
+    clipt_tuning_select(&c->profile);
     if ((status = clipt_cache_init(&c->cache)) != CLIPT_SUCCESS)
         goto fail;
-    if (pthread_mutex_init(&c->detail_lock, NULL)) {
+    if ((status = clipt_detail_init(&c->detail)) != CLIPT_SUCCESS) {
         clipt_cache_destroy(&c->cache);
-        status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
         goto fail;
     }
     if ((status = clRetainContext(ctx)) == CL_SUCCESS &&
         (status = clRetainDevice(dev)) != CL_SUCCESS)
         clReleaseContext(ctx);
     if (status != CL_SUCCESS) {
-        pthread_mutex_destroy(&c->detail_lock);
+        clipt_detail_destroy(&c->detail);
         clipt_cache_destroy(&c->cache);
         goto fail;
     }
@@ -82,44 +92,15 @@ void clipt_context_release(clipt_context c)
     if (!c || atomic_fetch_sub(&c->refs, 1) != 1)
         return;
     clipt_cache_destroy(&c->cache);
-    pthread_mutex_destroy(&c->detail_lock);
-    free(c->detail);
+    clipt_detail_destroy(&c->detail);
     clReleaseDevice(c->device);
     clReleaseContext(c->cl_ctx);
     free(c);
 }
 
-void clipt_context_set_detail(clipt_context c, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    char *text;
-    va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    text = malloc((size_t)n + 1);
-    if (!text)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(text, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    pthread_mutex_lock(&c->detail_lock);
-    free(c->detail);
-    c->detail = text;
-    pthread_mutex_unlock(&c->detail_lock);
-}
-
 clipt_status clipt_context_error_detail(clipt_context c, char *buf, size_t len)
 {
-    clipt_status status;
-    if (!c)
-        return CLIPT_ERROR_NULL_ARGUMENT;
-    pthread_mutex_lock(&c->detail_lock);
-    status = clipt_copy_text(c->detail ? c->detail : "", buf, len);
-    pthread_mutex_unlock(&c->detail_lock);
-    return status;
+    return c ? clipt_detail_copy(&c->detail, buf, len) : CLIPT_ERROR_NULL_ARGUMENT;
 }
 
 clipt_status clipt_context_describe(clipt_context c, char *buf, size_t len)

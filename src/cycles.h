@@ -9,13 +9,10 @@
 #define CLIPT_CYCLES_H
 
 #include "clipt.h"
+#include "host_shared.h" /* CLIPT_SEGMENT_WHOLE_CYCLE, in the kernels' words */
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* Bit set in length[] when the segment is a whole cycle: its first
- * position's content need not be saved ahead (nobody else touches it). */
-#define CLIPT_SEGMENT_WHOLE_CYCLE 0x80000000u
 
 typedef struct clipt_segments {
     cl_ulong *start;   /* first position of each segment                  */

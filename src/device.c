@@ -1,6 +1,5 @@
-/* Device profile: queries, SIMD width, and the tuning entry. */
+/* Device profile: queries and SIMD width. */
 #include "device.h"
-#include "tuning_table.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -133,31 +132,22 @@ clipt_status clipt_device_profile_query(cl_device_id dev,
     if (p->local_mem_bytes < 4096 || p->max_wg_size < 1 || p->compute_units < 1)
         return CLIPT_ERROR_UNSUPPORTED_DEVICE;
     query_simd_width(dev, p);
-    clipt_tuning_select(p);
     return CLIPT_SUCCESS;
 }
 
-/* Appends " name=value" (or the final newline when name is NULL) at
- * position `used` of buf (not NULL); keeps counting past a short buffer as snprintf
- * does, so the caller learns the length it needs. */
-static int append_field(char *buf, size_t len, int used, const char *name,
-                        unsigned value)
+size_t clipt_local_budget(const clipt_device_profile *p, size_t own)
 {
-    size_t at = (size_t)used < len ? (size_t)used : len;
-    char *to = buf + at;
-    int n;
-    if (used < 0)
-        return used;
-    n = name ? snprintf(to, len - at, " %s=%u", name, value)
-             : snprintf(to, len - at, "\n");
-    return n < 0 ? n : used + n;
+    const size_t bytes = (size_t)p->local_mem_bytes;
+    if (own == CLIPT_OWN_LOCALS_UNKNOWN)
+        return bytes > 1024 ? bytes - 1024 : bytes / 2;
+    return bytes > own ? bytes - own : 0;
 }
 
 int clipt_device_profile_format(const clipt_device_profile *p, char *buf,
                                 size_t len)
 {
-    const clipt_tuning *t = &p->tuning;
-    int used = snprintf(
+    size_t at;
+    int n, used = snprintf(
         buf, len,
         "device: %s\n"
         "vendor: %s\n"
@@ -177,9 +167,15 @@ int clipt_device_profile_format(const clipt_device_profile *p, char *buf,
         p->compute_units, (unsigned long long)p->local_mem_bytes,
         (unsigned long long)p->max_alloc_bytes, p->max_wg_size, p->simd_width,
         p->simd_source, p->tuning_entry);
-    /* " name=value" per field, in table order */
-#define FIELD(f) used = append_field(buf, len, used, #f, t->f);
-    CLIPT_TUNING_FIELDS(FIELD)
-#undef FIELD
-    return append_field(buf, len, used, NULL, 0);
+    if (used < 0)
+        return used;
+    /* " name=value" per field, in the list's order, then the newline */
+    at = (size_t)used < len ? (size_t)used : len;
+    n = clipt_tuning_format(&p->tuning, " ", "", 0, buf + at, len - at);
+    if (n < 0)
+        return n;
+    used += n;
+    at = (size_t)used < len ? (size_t)used : len;
+    n = snprintf(buf + at, len - at, "\n");
+    return n < 0 ? n : used + n;
 }

@@ -1,8 +1,7 @@
-/* Factorisation and tile rules. */
+/* Number theory for the tile rules (see factor.h). */
 #include "factor.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 size_t clipt_isqrt(size_t x)
 {
@@ -12,6 +11,16 @@ size_t clipt_isqrt(size_t x)
     while ((r + 1) <= x / (r + 1))
         r++;
     return r;
+}
+
+size_t clipt_gcd(size_t a, size_t b)
+{
+    while (b) {
+        size_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
 }
 
 size_t clipt_divisors(size_t x, size_t *out, size_t cap)
@@ -39,135 +48,36 @@ size_t clipt_divisors(size_t x, size_t *out, size_t cap)
     return lo + hi_count;
 }
 
-static size_t smallest_divisor_in(size_t dim, size_t min, size_t max)
+size_t clipt_smallest_divisor_in(size_t dim, size_t lo, size_t hi, size_t step)
 {
-    for (size_t f = min < 1 ? 1 : min; f <= max && f <= dim; f++)
-        if (dim % f == 0)
-            return f;
-    return 0;
-}
-
-static size_t largest_divisor_upto(size_t dim, size_t limit)
-{
-    if (limit >= dim)
-        return dim;
-    for (size_t f = limit; f > 1; f--)
-        if (dim % f == 0)
-            return f;
-    return 1;
-}
-
-clipt_tile_choice clipt_tile_alg5(size_t dim, size_t min, size_t max,
-                                  int allow_pad)
-{
-    clipt_tile_choice c = {dim, 0};
-    if (max < 1)
-        max = 1;
-    if (min > max)
-        min = max;
-    /* a dimension that fits the range whole needs no tiling decision */
-    if (dim <= max && dim >= min) {
-        c.factor = dim;
-        return c;
-    }
-    if (dim < min) {
-        c.factor = dim;
-        return c;
-    }
-    c.factor = smallest_divisor_in(dim, min, max);
-    if (c.factor)
-        return c;
-    if (!allow_pad) {
-        c.factor = largest_divisor_upto(dim, max);
-        return c;
-    }
-    /* dim + k for some k < min is a multiple of min, so this ends */
-    while (!c.factor) {
-        c.dim++;
-        c.factor = smallest_divisor_in(c.dim, min, max);
-    }
-    return c;
-}
-
-/* The smallest multiple of step in [min, max] that divides dim, or 0. */
-static size_t smallest_multiple_divisor_in(size_t dim, size_t min, size_t max, size_t step)
-{
-    for (size_t f = (min + step - 1) / step * step; f <= max && f <= dim; f += step)
+    for (size_t f = (lo + step - 1) / step * step; f <= hi && f <= dim; f += step)
         if (f && dim % f == 0)
             return f;
     return 0;
 }
 
-clipt_tile_choice clipt_tile_alg5_aligned(size_t dim, size_t min, size_t max,
-                                          int allow_pad, size_t step)
+size_t clipt_largest_divisor_in(size_t dim, size_t lo, size_t hi, size_t step)
 {
-    clipt_tile_choice c = {dim, 0}, plain;
-    if (step <= 1 || min > max || (min + step - 1) / step * step > max ||
-        (dim <= max && dim >= min) || dim < min)
-        return clipt_tile_alg5(dim, min, max, allow_pad);
-    c.factor = smallest_multiple_divisor_in(dim, min, max, step);
-    if (c.factor)
-        return c;
-    plain = clipt_tile_alg5(dim, min, max, 0);
-    if (plain.factor >= min || !allow_pad)
-        return plain;
-    /* the next multiple of the smallest aligned factor qualifies, so this
-     * ends within that many steps */
-    while (!c.factor) {
-        c.dim++;
-        c.factor = smallest_multiple_divisor_in(c.dim, min, max, step);
-    }
-    return c;
+    for (size_t f = hi < dim ? hi : dim; f >= lo && f >= 1; f--)
+        if (dim % f == 0 && f % step == 0)
+            return f;
+    return 0;
 }
 
-size_t clipt_tile_alg1(size_t dim, size_t limit)
+size_t clipt_slice_elems(size_t s, size_t elem, size_t max_bytes)
 {
-    return largest_divisor_upto(dim, limit);
+    const size_t held = elem < 4 ? 4 : elem; /* register bytes of one */
+    size_t best = 1;
+    for (size_t q = 1; q <= s && q * held <= max_bytes; q++)
+        if (s % q == 0)
+            best = q;
+    return best;
 }
 
-static size_t eligible(size_t dim, size_t min, size_t max, size_t **out)
+size_t clipt_walk_slice_elems(size_t s, size_t elem, size_t bytes)
 {
-    size_t count = clipt_divisors(dim, NULL, 0), k = 0;
-    size_t *all = malloc(count * sizeof *all);
-    if (!all) {
-        *out = NULL;
-        return 0;
-    }
-    clipt_divisors(dim, all, count);
-    for (size_t i = 0; i < count; i++)
-        if (all[i] > min && all[i] < max)
-            all[k++] = all[i];
-    *out = all;
-    return k;
-}
-
-void clipt_tile_alg2(size_t M, size_t N, size_t min, size_t max,
-                     size_t lm_words, size_t *m, size_t *n)
-{
-    size_t *fm = NULL, *fn = NULL;
-    size_t km = eligible(M, min, max, &fm);
-    size_t kn = eligible(N, min, max, &fn);
-    size_t best = 0;
-    size_t root = clipt_isqrt(lm_words);
-    *m = km ? 0 : clipt_tile_alg5(M, min, root, 0).factor;
-    *n = kn ? 0 : clipt_tile_alg5(N, min, root, 0).factor;
-    for (size_t i = 0; i < (km ? km : 1); i++)
-        for (size_t j = 0; j < (kn ? kn : 1); j++) {
-            size_t cm = km ? fm[i] : *m, cn = kn ? fn[j] : *n;
-            size_t area = cm * cn;
-            if (area > lm_words || area == 0)
-                continue;
-            size_t use = (lm_words / area) * area;
-            if (use > best) {
-                best = use;
-                if (km) *m = cm;
-                if (kn) *n = cn;
-            }
-        }
-    if (*m == 0)
-        *m = clipt_tile_alg5(M, min, root, 0).factor;
-    if (*n == 0)
-        *n = clipt_tile_alg5(N, min, root, 0).factor;
-    free(fm);
-    free(fn);
+    size_t q = clipt_slice_elems(s, elem, bytes);
+    if (q * elem < 8)
+        q = clipt_slice_elems(s, elem, 2 * bytes);
+    return q;
 }

@@ -1,48 +1,44 @@
-/* Factorisation of the matrix dimensions and the tile-size rules
- * (Algorithms 1, 2 and 5 of Gómez-Luna et al., TPDS 2016). */
+/* Number theory for the tile rules: integer square roots, divisors, and
+ * divisors within a range.  No policy: the rules that use them are in
+ * choice.c. */
 #ifndef CLIPT_FACTOR_H
 #define CLIPT_FACTOR_H
 
 #include <stddef.h>
 
+/* floor(sqrt(x)) for size_t. */
+size_t clipt_isqrt(size_t x);
+
+/* Greatest common divisor; gcd(a, 0) = a. */
+size_t clipt_gcd(size_t a, size_t b);
+
 /* Writes the divisors of x (x >= 1) in ascending order into out (at most cap
  * of them) and returns how many x has (which may exceed cap). */
 size_t clipt_divisors(size_t x, size_t *out, size_t cap);
 
-/* A chosen factor and the (possibly padded) dimension it divides. */
-typedef struct clipt_tile_choice {
-    size_t dim;     /* padded dimension (== the input when not padded) */
-    size_t factor;  /* tile side, divides dim */
-} clipt_tile_choice;
+/* The smallest divisor of dim in [lo, hi] that is a multiple of step
+ * (step >= 1), or 0 if there is none. */
+size_t clipt_smallest_divisor_in(size_t dim, size_t lo, size_t hi, size_t step);
 
-/* Algorithm 5: a dimension in [1, max] (or below min) is one whole tile;
- * otherwise the smallest divisor of dim in [min, max].  When there is none,
- * with allow_pad the dimension grows by one until there is (max >= min
- * guarantees this within min steps); without, the largest divisor <= max. */
-clipt_tile_choice clipt_tile_alg5(size_t dim, size_t min, size_t max,
-                                  int allow_pad);
+/* The largest divisor of dim in [lo, hi] that is a multiple of step
+ * (step >= 1), or 0 if there is none. */
+size_t clipt_largest_divisor_in(size_t dim, size_t lo, size_t hi, size_t step);
 
-/* Algorithm 5 preferring factors that are multiples of `step` (so that a
- * super-element of that many elements covers whole memory sectors): the
- * smallest such divisor of dim in [min, max] if there is one; else
- * Algorithm 5's unpadded choice if there is one; else, with allow_pad, the
- * smallest dim' > dim with such a divisor (padding that is needed anyway
- * then also aligns the super-elements).  step <= 1, or no multiple of step
- * in [min, max], is plain Algorithm 5. */
-clipt_tile_choice clipt_tile_alg5_aligned(size_t dim, size_t min, size_t max,
-                                          int allow_pad, size_t step);
+/* The largest divisor q of s whose q elements stay within max_bytes (1 at
+ * least) of 32-bit registers: the elements one work-item moves per step of
+ * a 100! kernel.  An element of 1 or 2 bytes still fills a register of its
+ * own (counted as 4 bytes), so slices of small elements hold fewer of them
+ * (64 1-byte elements took 111 VGPRs on GCN, 31 of them read 4 steps ahead
+ * 240 VGPRs and SGPR spills). */
+size_t clipt_slice_elems(size_t s, size_t elem, size_t max_bytes);
 
-/* Algorithm 1 (Catanzaro et al.'s heuristic): largest divisor <= limit. */
-size_t clipt_tile_alg1(size_t dim, size_t limit);
-
-/* Algorithm 2: among divisors m of M and n of N strictly inside (min, max)
- * with m*n <= lm_words, the pair that maximises local-memory use
- * floor(lm_words / (m*n)) * m * n.  Falls back to Algorithm 5 without padding
- * for a side with no eligible divisor.  Results in *m, *n. */
-void clipt_tile_alg2(size_t M, size_t N, size_t min, size_t max,
-                     size_t lm_words, size_t *m, size_t *n);
-
-/* floor(sqrt(x)) for size_t. */
-size_t clipt_isqrt(size_t x);
+/* The segment walk's elements per work-item (shift100_segments): the
+ * largest divisor of s within `bytes`; but when s's divisors leave that
+ * under 8 bytes (s = 125 allows only 4-byte items within 16), up to twice
+ * as much: measured on an H100, 125-element super-elements moved 15 %
+ * faster with 20-byte items than with 4-byte ones, while 32-byte items
+ * slowed 30-40-element ones down.  The cost model sizes the walk's steps
+ * with it too. */
+size_t clipt_walk_slice_elems(size_t s, size_t elem, size_t bytes);
 
 #endif

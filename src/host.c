@@ -2,6 +2,7 @@
  * independent instances of the first and last stages cut into pieces on
  * several command queues so that the transfers overlap the compute. */
 #include "host.h"
+#include "enqueue.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
  * piece: neither can be cut. */
 static int has_independent_instances(const clipt_stage *st)
 {
-    return st->spec.kind != CLIPT_STAGE_PAD && st->spec.kind != CLIPT_STAGE_UNPAD &&
+    return st->spec.op != CLIPT_OP_PAD && st->spec.op != CLIPT_OP_UNPAD &&
            st->spec.instances > 1;
 }
 
@@ -22,7 +23,7 @@ static int has_independent_instances(const clipt_stage *st)
  * the larger one becomes the unit. */
 static int joins_run(const clipt_stage *st, uint64_t *unit)
 {
-    const uint64_t size = clipt_stage_instance_elems(st);
+    const uint64_t size = clipt_spec_instance_elems(&st->spec);
     if (!has_independent_instances(st))
         return 0;
     if (*unit == 0 || size % *unit == 0) {
@@ -45,7 +46,7 @@ static void finish_run(clipt_host_run *r, unsigned first, unsigned count,
 void clipt_host_split_plan(const struct clipt_plan_s *p, unsigned queues,
                            clipt_host_split *out)
 {
-    const uint64_t total = (uint64_t)p->prows * p->pcols;
+    const uint64_t total = clipt_plan_region_elems(p);
     unsigned head_end = 0, tail_start = p->num_stages;
     memset(out, 0, sizeof *out);
     while (head_end < p->num_stages && joins_run(&p->stages[head_end], &out->head.unit))
@@ -73,36 +74,19 @@ typedef struct host_job {
     size_t host_bytes;        /* rows * cols * elem: the rest is padding   */
     cl_mem buf;               /* the padded matrix at offset 0             */
     cl_command_queue queue[CLIPT_HOST_MAX_QUEUES]; /* [0]: the caller's q  */
-    cl_mem scratch[CLIPT_HOST_MAX_QUEUES];         /* [0]: the plan's      */
+    cl_mem scratch[CLIPT_HOST_MAX_QUEUES];         /* NULL: the plan's     */
     unsigned num_queues;
     cl_event *events;         /* every command's event: waited for, then
                                  released, at the end                      */
     size_t num_events, max_events;
 } host_job;
 
-static clipt_status queue_on_context(clipt_context c, cl_command_queue q)
-{
-    cl_context qctx = NULL;
-    cl_device_id qdev = NULL;
-    cl_int err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qdev, &qdev, NULL);
-    if (err != CL_SUCCESS)
-        return err;
-    return qctx == c->cl_ctx && qdev == c->device ? CLIPT_SUCCESS
-                                                  : CLIPT_ERROR_DEVICE_MISMATCH;
-}
-
 /* Scratch each extra queue needs: the most any cut stage zeroes or uses. */
 static size_t piece_scratch_bytes(const clipt_plan p, const clipt_host_split *sp)
 {
-    const clipt_host_run *runs[2] = {&sp->head, &sp->tail};
-    size_t most = 0;
-    for (int r = 0; r < 2; r++)
-        for (unsigned i = runs[r]->first; i < runs[r]->first + runs[r]->count; i++)
-            if (p->stages[i].scratch_bytes > most)
-                most = p->stages[i].scratch_bytes;
-    return most;
+    const size_t head = clipt_plan_run_scratch(p, sp->head.first, sp->head.count);
+    const size_t tail = clipt_plan_run_scratch(p, sp->tail.first, sp->tail.count);
+    return head > tail ? head : tail;
 }
 
 /* The device buffer, the extra queues with their scratch buffers, and room
@@ -121,14 +105,13 @@ static clipt_status open_job(host_job *j, cl_command_queue q, const clipt_host_s
     if (err != CL_SUCCESS)
         return err;
     j->queue[0] = q;
-    j->scratch[0] = j->plan->scratch;
     j->num_queues = 1;
     for (unsigned k = 1; k < sp->queues; k++, j->num_queues++) {
         j->queue[k] = clCreateCommandQueue(c->cl_ctx, c->device, 0, &err);
         if (err != CL_SUCCESS)
             return err;
         if (scratch_bytes == 0)
-            continue;
+            continue; /* NULL, the plan's: no stage cut here touches it */
         j->scratch[k] = clCreateBuffer(c->cl_ctx, CL_MEM_READ_WRITE, scratch_bytes, NULL, &err);
         if (err != CL_SUCCESS) {
             j->num_queues++; /* the queue is made: close_job releases it */
@@ -205,6 +188,26 @@ static clipt_status transfer(host_job *j, int to_device, unsigned qi, uint64_t b
     return err;
 }
 
+/* Enqueues `run` (stages of the plan) on queue qi with that queue's
+ * scratch, after `wait`, keeping every stage's event; *last receives the
+ * last stage's. */
+static clipt_status run_stages(host_job *j, clipt_stage_run *run, unsigned qi,
+                               cl_uint num_wait, const cl_event *wait, cl_event *last)
+{
+    cl_event done[CLIPT_MAX_STAGES] = {NULL};
+    clipt_status status;
+    run->queue = j->queue[qi];
+    run->buf = j->buf;
+    run->offset = 0;
+    run->scratch = j->scratch[qi];
+    status = clipt_plan_run_stages(j->plan, run, num_wait, wait, NULL, done, last);
+    for (unsigned i = 0; i < run->count && done[i]; i++)
+        keep(j, done[i]);
+    if (*last)
+        clReleaseEvent(*last); /* kept above, as done[count - 1] */
+    return status;
+}
+
 /* The stages of run r on the instances within elements [begin, end), on
  * queue qi, the first after `wait`; *last receives the final event (wait[0]
  * when the run is empty, which is only ever called with one event). */
@@ -212,22 +215,11 @@ static clipt_status piece_stages(host_job *j, const clipt_host_run *r, unsigned 
                                  uint64_t begin, uint64_t end, cl_uint num_wait,
                                  const cl_event *wait, cl_event *last)
 {
+    clipt_stage_run run = {r->first, r->count, begin, end, NULL, NULL, 0, NULL};
     *last = wait[0];
-    for (unsigned i = r->first; i < r->first + r->count; i++) {
-        const clipt_stage *st = &j->plan->stages[i];
-        const uint64_t size = clipt_stage_instance_elems(st);
-        cl_event done = NULL;
-        clipt_status status = clipt_stage_enqueue_range(
-            st, begin / size, (end - begin) / size, j->queue[qi], j->buf, 0,
-            j->scratch[qi], num_wait, wait, &done);
-        if (status != CLIPT_SUCCESS)
-            return status;
-        keep(j, done);
-        *last = done;
-        num_wait = 1;
-        wait = last;
-    }
-    return CLIPT_SUCCESS;
+    if (r->count == 0)
+        return CLIPT_SUCCESS;
+    return run_stages(j, &run, qi, num_wait, wait, last);
 }
 
 /* Each head piece: its upload, then the head stages on its instances, on
@@ -253,20 +245,18 @@ static clipt_status upload(host_job *j, const clipt_host_split *sp, uint64_t tot
 static clipt_status middle(host_job *j, const clipt_host_split *sp, cl_event *front,
                            cl_uint *num_front)
 {
-    for (unsigned i = sp->head.count; i < sp->tail.first; i++) {
-        cl_event done = NULL;
-        clipt_status status = clipt_stage_set_args(&j->plan->stages[i], j->buf, 0,
-                                                   j->scratch[0]);
-        if (status == CLIPT_SUCCESS)
-            status = clipt_stage_enqueue(&j->plan->stages[i], j->queue[0], j->scratch[0],
-                                         *num_front, front, NULL, &done);
-        if (status != CLIPT_SUCCESS)
-            return status;
-        keep(j, done);
-        front[0] = done;
+    clipt_stage_run run = {sp->head.count, sp->tail.first - sp->head.count, 0, 0,
+                           NULL, NULL, 0, NULL};
+    cl_event last = NULL;
+    clipt_status status;
+    if (run.count == 0)
+        return CLIPT_SUCCESS;
+    status = run_stages(j, &run, 0, *num_front, front, &last);
+    if (status == CLIPT_SUCCESS) {
+        front[0] = last;
         *num_front = 1;
     }
-    return CLIPT_SUCCESS;
+    return status;
 }
 
 /* Each tail piece: the tail stages after front[], then its read-back, on
@@ -292,7 +282,7 @@ static clipt_status download(host_job *j, const clipt_host_split *sp, uint64_t t
 
 static clipt_status enqueue_all(host_job *j, const clipt_host_split *sp)
 {
-    const uint64_t total = (uint64_t)j->plan->prows * j->plan->pcols;
+    const uint64_t total = clipt_plan_region_elems(j->plan);
     cl_event front[CLIPT_HOST_MAX_QUEUES];
     cl_uint num_front = 0;
     clipt_status status = upload(j, sp, total, front, &num_front);
@@ -314,7 +304,7 @@ clipt_status clipt_transpose_host(clipt_context c, cl_command_queue q, void *dat
         return CLIPT_ERROR_NULL_ARGUMENT;
     if (queues == 0 || queues > CLIPT_HOST_MAX_QUEUES)
         return CLIPT_ERROR_INVALID_OPTION;
-    if ((status = queue_on_context(c, q)) != CLIPT_SUCCESS ||
+    if ((status = clipt_check_queue(c, q)) != CLIPT_SUCCESS ||
         (status = clipt_plan_create(c, rows, cols, elem_size, opts, &j.plan)) != CLIPT_SUCCESS)
         return status;
     j.host = data;

@@ -3,6 +3,7 @@
 #define CLIPT_INTERNAL_H
 
 #include "clipt.h"
+#include "detail.h"
 #include "device.h"
 #include "loader.h"
 
@@ -16,8 +17,7 @@ struct clipt_context_s {
     cl_device_id device;
     clipt_device_profile profile;
     clipt_program_cache cache;
-    pthread_mutex_t detail_lock; /* guards detail */
-    char *detail;                /* last failure's detail, or NULL */
+    clipt_detail detail;         /* last failure's detail */
     /* Kernels index a region of fewer elements than this with 32-bit
      * arithmetic (SMALL_INDEX=1), larger ones with 64-bit only.  Always
      * CLIPT_WIDE_INDEX_FROM; tests lower it to run the 64-bit paths on
@@ -27,13 +27,6 @@ struct clipt_context_s {
 
 /* 32-bit indices hold 0 .. 2^32 - 1. */
 #define CLIPT_WIDE_INDEX_FROM ((uint64_t)1 << 32)
-
-/* Records the detail of a failure for clipt_context_error_detail. */
-void clipt_context_set_detail(clipt_context c, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
 
 void clipt_context_retain(clipt_context c);
 

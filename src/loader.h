@@ -1,5 +1,6 @@
-/* Kernel loader and program cache.  Kernel sources are .cl files found at
- * run time; each (file, build options) pair is built once per context. */
+/* Kernel loader and program cache.  Kernel sources are .cl files (and the
+ * headers they include) found at run time; each (file, build options) pair
+ * is built once per context. */
 #ifndef CLIPT_LOADER_H
 #define CLIPT_LOADER_H
 
@@ -24,18 +25,35 @@ void clipt_cache_destroy(clipt_program_cache *cache);
 /* Number of programs built so far (for tests of the cache). */
 size_t clipt_cache_count(clipt_program_cache *cache);
 
+/* Calls visit(file, options, user) for every program built so far (the
+ * options as the stage passed them, without the loader's -cl-std), in no
+ * particular order, with the cache's lock held: visit must not use the
+ * cache.  For tools that list what a context built
+ * (tuning/kernel_builds.c). */
+void clipt_cache_visit(clipt_program_cache *cache,
+                       void (*visit)(const char *file, const char *options, void *user),
+                       void *user);
+
 /* Creates a new kernel object `kernel_name` from `file` built with
  * `options`, building the program on first use.  The caller owns *out.
  * Errors: CLIPT_ERROR_KERNEL_NOT_FOUND (detail: the paths searched),
- * CLIPT_ERROR_KERNEL_BUILD (detail: the build log), CL_*. */
+ * CLIPT_ERROR_KERNEL_BUILD (detail: the build log, or the file's path when
+ * it built but has no such kernel), CLIPT_ERROR_OUT_OF_HOST_MEMORY (also
+ * for a kernel file too large to read into memory), CL_*. */
 clipt_status clipt_loader_kernel(clipt_context c, const char *file,
                                  const char *options, const char *kernel_name,
                                  cl_kernel *out);
 
 /* Reads the whole kernel file `file` from the first directory of the search
- * order that has it.  On success *text is a malloc'ed NUL-terminated string.
- * `searched` receives the directories tried (for error messages). */
-clipt_status clipt_loader_read(const char *file, char **text, char *searched,
-                               size_t searched_len);
+ * order that has it, each `#include "name"` line replaced by the text of
+ * `name` from the same directory (so that the program caches cover the
+ * headers too, and the compiler needs no -I).  On success *text is a
+ * malloc'ed NUL-terminated string and `found` the file's path.  `searched`
+ * receives the paths tried (for error messages).
+ * CLIPT_ERROR_KERNEL_NOT_FOUND when the file, or a file it includes, is not
+ * there; CLIPT_ERROR_OUT_OF_HOST_MEMORY when one is there but its text
+ * cannot be held in memory. */
+clipt_status clipt_loader_read(const char *file, char **text, char *found, size_t found_len,
+                               char *searched, size_t searched_len);
 
 #endif

@@ -1,44 +1,39 @@
-/* Plans: shape -> factors, padding, sequence, tuning -> prepared stages. */
+/* Plans: a list of prepared stages over a region of `batch` matrices (a
+ * 2-D transposition is batch 1), with the choices that made the list and
+ * the state of its enqueues.  Lifetime in plan.c, read-back and describe in
+ * plan_query.c, enqueue in enqueue.c. */
 #ifndef CLIPT_PLAN_H
 #define CLIPT_PLAN_H
 
-#include "sequences.h"
-
-#define CLIPT_MAX_STAGES (CLIPT_MAX_SEQUENCE_STAGES + 2) /* + pad, unpad */
+#include "choice.h"
+#include "stages.h"
 
 struct clipt_plan_s {
     clipt_context ctx;
-    size_t rows, cols, elem;
-    size_t prows, pcols;          /* padded shape (== rows, cols if none) */
-    size_t m, n;                  /* tile factors of prows, pcols         */
-    clipt_sequence sequence;
-    const char *why;              /* reason for the sequence and tiles    */
-    clipt_plan_options opts;
-    clipt_tuning tuning;          /* device entry with overrides applied  */
+    /* what: `batch` consecutive rows x cols matrices of elem-byte elements */
+    size_t batch, rows, cols, elem;
+    /* how: the stages, in order, over the region of buffer_bytes */
     clipt_stage stages[CLIPT_MAX_STAGES];
     unsigned num_stages;
     size_t buffer_bytes;
     size_t scratch_bytes;         /* the scratch buffer (shared by stages) */
     size_t aux_bytes;             /* stages' own buffers (segment tables)  */
     cl_mem scratch;
+    /* why: the staged algorithm's choices, the options and the tuning */
+    clipt_plan_choice choice;
+    clipt_plan_options opts;
+    clipt_tuning tuning;          /* device entry with overrides applied  */
+    /* enqueues (enqueue.c) */
     pthread_mutex_t lock;         /* serialises enqueues of this plan      */
     cl_event last;                /* completion of the previous enqueue    */
     cl_event stage_first[CLIPT_MAX_STAGES]; /* last enqueue, for profiling */
     cl_event stage_done[CLIPT_MAX_STAGES];
 };
 
-/* The factorisation and sequence a plan would use, without building it
- * (exposed for tests and tools). */
-typedef struct clipt_plan_choice {
-    size_t prows, pcols, m, n;
-    clipt_sequence sequence;
-    const char *why;
-} clipt_plan_choice;
-
-clipt_status clipt_plan_choose(const clipt_device_profile *profile,
-                               size_t rows, size_t cols, size_t elem,
-                               const clipt_plan_options *opts,
-                               const clipt_tuning *tuning,
-                               clipt_plan_choice *choice);
+/* Elements of the plan's region (the padded matrices). */
+static inline uint64_t clipt_plan_region_elems(const struct clipt_plan_s *p)
+{
+    return p->buffer_bytes / p->elem;
+}
 
 #endif

@@ -3,19 +3,19 @@
  * at (N', n, M', m).  A "100" spec swaps dims a and b of (instances, a, b, s)
  * moving s-element super-elements; a "010" spec transposes `instances`
  * a x b tiles (s = 1). */
-#include "sequences.h"
+#include "spec.h"
 
 static clipt_stage_spec shift(const char *label, uint64_t instances,
                               uint64_t a, uint64_t b, uint64_t s)
 {
-    clipt_stage_spec sp = {CLIPT_STAGE_SHIFT100, label, instances, a, b, s, 0, 0};
+    clipt_stage_spec sp = {CLIPT_OP_MOVE_SUPER, label, instances, a, b, s, 0, 0};
     return sp;
 }
 
 static clipt_stage_spec tiles(const char *label, uint64_t instances,
                               uint64_t a, uint64_t b)
 {
-    clipt_stage_spec sp = {CLIPT_STAGE_BS010, label, instances, a, b, 1, 0, 0};
+    clipt_stage_spec sp = {CLIPT_OP_TRANSPOSE_TILES, label, instances, a, b, 1, 0, 0};
     return sp;
 }
 
@@ -26,7 +26,7 @@ unsigned clipt_sequence_specs(clipt_sequence seq, uint64_t Mp, uint64_t m,
     const uint64_t M = Mp * m, N = Np * n;
     switch (seq) {
     case CLIPT_SEQUENCE_1: /* (M, N) -> (N, M), element by element */
-        specs[0] = shift("100! (whole matrix)", 1, M, N, 1);
+        specs[0] = shift("100! whole matrix", 1, M, N, 1);
         return 1;
     case CLIPT_SEQUENCE_2_1: /* (M', m, N) -> (M', N, m) -> (N, M', m) */
         specs[0] = tiles("010!", Mp, m, N);
@@ -66,7 +66,7 @@ unsigned clipt_sequence_specs(clipt_sequence seq, uint64_t Mp, uint64_t m,
         /* 4.1 with its stages 2 and 3 fused: m x n super-elements move and
          * are transposed in one pass */
         specs[0] = shift("0100!", Mp, m, Np, n);
-        specs[1] = shift("1000!+0010! (fused)", 1, Mp, Np, m * n);
+        specs[1] = shift("1000!+0010! fused", 1, Mp, Np, m * n);
         specs[1].sa = m;
         specs[1].sb = n;
         specs[2] = shift("0100!", Np, Mp, n, m);

@@ -1,111 +1,200 @@
-/* Elementary tiled transpositions: one prepare function per kind, one
- * enqueue for all.  A stage is prepared once at plan creation (kernel built,
- * launch sizes chosen, limits checked) and enqueued many times. */
+/* Stages: one elementary transposition (a spec: what it does) computed by
+ * one kernel family (how).  A stage is prepared once at plan creation
+ * (family chosen, kernel built, launch sizes chosen, limits checked) and
+ * enqueued many times.
+ *
+ * Each family lives in its own module, stage_<file>.c beside cl/<file>.cl,
+ * behind the interface clipt_family below; stages.c chooses the family and
+ * dispatches to it. */
 #ifndef CLIPT_STAGES_H
 #define CLIPT_STAGES_H
 
 #include "internal.h"
+#include "spec.h"
 
 #include <stdint.h>
 
-typedef enum clipt_stage_kind {
-    CLIPT_STAGE_BS010,      /* 010!/0010! in local memory        */
-    CLIPT_STAGE_SHIFT100,   /* 100!/0100!/1000! along cycles     */
-    CLIPT_STAGE_SHIFT100_SLICES, /* the same by independent slices */
-    CLIPT_STAGE_SHIFT100_SEGMENTS, /* the same along host-cut cycle segments */
-    CLIPT_STAGE_PTTWAC010,  /* 010!/0010! along cycles in a tile  */
-    CLIPT_STAGE_PAD,        /* insert padding columns/rows        */
-    CLIPT_STAGE_UNPAD       /* remove them after transposition    */
-} clipt_stage_kind;
+/* No family requested: the library's choice (clipt_stage_prepare). */
+#define CLIPT_FAMILY_AUTO ((clipt_kernel_family)0)
 
-/* What a stage does, independent of the device: the region is `instances`
- * consecutive a x b matrices of super-elements of s elements; each becomes
- * its b x a transpose.  For SHIFT100 with sa*sb == s, every super-element
- * (an sa x sb tile) is also transposed (fused 1000!+0010!).
- * For PAD and UNPAD: `instances` logical rows of `a` elements move from a row
- * pitch of sa elements to a pitch of sb (PAD: sb > sa, forward, from the
- * end; UNPAD: sb < sa, backward, from the start); b and s are 1. */
-typedef struct clipt_stage_spec {
-    clipt_stage_kind kind;
-    const char *label;       /* "100!", "0100!", "0010!", ...        */
-    uint64_t instances, a, b, s;
-    uint64_t sa, sb;
-} clipt_stage_spec;
+typedef struct clipt_stage clipt_stage;
 
-typedef struct clipt_stage {
-    clipt_stage_spec spec;
-    clipt_stage_kind kind_used;    /* the kernel family that computes it  */
-    const char *kernel_name;
-    char options[256];
-    cl_kernel kernel;
-    size_t global, local;          /* 1-D launch                         */
-    size_t local_bytes[2];         /* sizes of the __local arguments     */
-    unsigned pitch, batch;         /* BS: local row pitch, tiles a batch */
-    unsigned worker, workers;      /* SHIFT100: lanes per worker, per WG */
-    unsigned spread, flag_pad;     /* PTTWAC flags                       */
-    unsigned flag_words;           /* PTTWAC: local flag words per tile  */
-    unsigned regs;                 /* PAD/UNPAD: elements per work-item  */
-    cl_kernel kernel2;             /* SEGMENTS: the walk after the save  */
-    cl_mem seg_start, seg_length, seg_slot; /* SEGMENTS: descriptors      */
-    size_t seg_count, seg_saved;   /* SEGMENTS: segments, saved heads    */
-    unsigned seg_len;              /* SEGMENTS: positions per segment    */
-    size_t aux_bytes;              /* device memory owned by the stage   */
-    size_t scratch_bytes;          /* flags/counters zeroed before launch */
-} clipt_stage;
+/* How one kernel argument is passed (and declared in the kernel):
+ * ULONG, UINT, UINT4 by value; GLOBAL a buffer; LOCAL a __local array of
+ * the given bytes. */
+typedef enum clipt_arg_kind {
+    CLIPT_ARG_ULONG,
+    CLIPT_ARG_UINT,
+    CLIPT_ARG_UINT4,
+    CLIPT_ARG_GLOBAL,
+    CLIPT_ARG_LOCAL
+} clipt_arg_kind;
 
-/* Whether the stage changes nothing (a or b is 1 and no inner transpose). */
-int clipt_stage_is_identity(const clipt_stage_spec *spec);
+/* One argument as the host declares it: its name and type in the kernel's
+ * signature (as clGetKernelArgInfo reports them). */
+typedef struct clipt_arg_decl {
+    const char *name;
+    clipt_arg_kind kind;
+    const char *type;     /* "ulong", "uint4", "elem_t*", ... */
+} clipt_arg_decl;
 
-/* Largest s*elem bytes (per worker) and tile bytes usable in local memory. */
-size_t clipt_stage_local_budget(clipt_context c);
+/* A kernel of a family and its argument list. */
+typedef struct clipt_kernel_decl {
+    const char *name;
+    const clipt_arg_decl *args;
+    unsigned num_args;
+} clipt_kernel_decl;
 
-/* Prepares `st` for `spec` with elements of elem_size bytes: builds the
- * kernel and chooses the launch.  A BS010 spec whose tile does not fit local
- * memory becomes a PTTWAC010 stage (flags in local memory) or, if even its
- * flags do not fit, a SHIFT100 stage with 1-element super-elements (flags in
- * global memory): all three compute the same 010!.  Errors: kernel loading,
- * and CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS when a super-element does not fit. */
+/* What a stage's kernels work on when enqueued: `instances` instances from
+ * element `offset` of buf (a sub-range of the stage's own instances, or all
+ * of them), with `scratch` holding the stage's scratch_bytes. */
+typedef struct clipt_stage_args {
+    cl_mem buf;
+    cl_ulong offset;
+    cl_ulong instances;
+    cl_mem scratch;
+} clipt_stage_args;
+
+/* A kernel family: the one interface of the modules stage_*.c. */
+typedef struct clipt_family {
+    clipt_kernel_family id;
+    const char *file;                   /* its kernel file under cl/        */
+    unsigned ops;                       /* 1 << op for every op it computes */
+    int transposes_super;               /* computes the fused 1000!+0010!   */
+    const clipt_kernel_decl *kernels;   /* its kernels' argument lists       */
+    unsigned num_kernels;
+    /* Builds st's kernels and chooses the launch for st->spec (set, and
+     * st->family) with elem-byte elements.  CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS
+     * when the device cannot run it this way (the dispatcher may then try
+     * another family); kernel loading errors. */
+    clipt_status (*prepare)(clipt_context c, size_t elem, const clipt_tuning *t,
+                            clipt_stage *st);
+    /* Sets the arguments of every kernel of st. */
+    clipt_status (*set_args)(const clipt_stage *st, const clipt_stage_args *args);
+    /* Enqueues st as clipt_stage_enqueue does; NULL: zero the scratch bytes
+     * (if any), then one launch of st->kernel. */
+    clipt_status (*enqueue)(const clipt_stage *st, cl_command_queue q, cl_mem scratch,
+                            cl_uint num_wait, const cl_event *wait, cl_event *first,
+                            cl_event *done);
+    /* Writes what describe adds for this family ("; flags spread 4 pad 1"),
+     * snprintf-style; NULL: nothing. */
+    int (*describe)(const clipt_stage *st, char *buf, size_t len);
+    /* Releases what prepare made besides st->kernel; NULL: nothing. */
+    void (*release)(clipt_stage *st);
+} clipt_family;
+
+/* Every family, for tests and tools that go through them all. */
+extern const clipt_family *const clipt_families[];
+extern const unsigned clipt_num_families;
+
+/* The families' own state, each owned by its module. */
+typedef struct clipt_tiles_state {      /* stage_transpose010.c */
+    unsigned pitch;                     /* local row pitch of a tile     */
+    unsigned batch;                     /* tiles a work-group takes      */
+} clipt_tiles_state;
+
+typedef struct clipt_pttwac_state {     /* stage_pttwac010.c */
+    unsigned spread, pad;               /* flag layout R and P           */
+    unsigned flag_words;                /* local flag words per tile     */
+} clipt_pttwac_state;
+
+typedef struct clipt_workers_state {    /* stage_shift100.c */
+    unsigned worker;                    /* work-items per super-element  */
+    unsigned workers;                   /* workers per work-group        */
+} clipt_workers_state;
+
+typedef struct clipt_slices_state {     /* stage_shift100_slices.c */
+    unsigned q;                         /* elements per slice            */
+} clipt_slices_state;
+
+typedef struct clipt_segments_state {   /* stage_shift100_segments.c */
+    cl_kernel walk;                     /* the walk, after the saving    */
+    cl_mem start, length, slot;         /* segment descriptors           */
+    size_t count, saved;                /* segments, saved heads         */
+    unsigned len;                       /* positions per segment at most */
+    unsigned q;                         /* elements per work-item        */
+} clipt_segments_state;
+
+typedef struct clipt_rows_state {       /* stage_pad.c */
+    unsigned regs;                      /* elements per work-item        */
+} clipt_rows_state;
+
+struct clipt_stage {
+    clipt_stage_spec spec;         /* what it does                        */
+    const clipt_family *family;    /* how: the kernel family computing it */
+    const char *kernel_name;       /* its kernel(s), for describe         */
+    char options[256];             /* build options                       */
+    cl_kernel kernel;              /* the (first) kernel launched         */
+    size_t global, local;          /* 1-D launch                          */
+    size_t local_bytes[2];         /* sizes of the __local arguments      */
+    size_t scratch_bytes;          /* of the plan's scratch buffer: zeroed
+                                      before launch (flags, counters) or,
+                                      for segments, the saved heads      */
+    size_t aux_bytes;              /* device memory owned by the stage    */
+    union {
+        clipt_tiles_state tiles;
+        clipt_pttwac_state pttwac;
+        clipt_workers_state workers;
+        clipt_slices_state slices;
+        clipt_segments_state segments;
+        clipt_rows_state rows;
+    } f;                           /* the family's own state              */
+};
+
+/* Prepares `st` for `spec` with elements of elem_size bytes, computed by
+ * the family the library chooses: tiles by transpose010 when a tile fits
+ * local memory, else pttwac010 (flags in local memory), else
+ * shift100_slices with 1-element super-elements (flags in global memory),
+ * all three computing the same 010!; super-elements by shift100_segments,
+ * else shift100_slices (too many short cycles, or too large to walk), and
+ * the fused form by shift100; rows by pad.  Errors:
+ * CLIPT_ERROR_INVALID_ELEM_SIZE, kernel loading, and
+ * CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS when the device cannot run it (a
+ * super-element or a launch too large).  On failure st holds nothing to
+ * release (releasing it is harmless). */
 clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
                                  size_t elem_size, const clipt_tuning *tuning,
                                  clipt_stage *st);
 
-/* Sets the stage's kernel arguments for the matrix at element offset
+/* The same computed by `family` (CLIPT_FAMILY_AUTO: as above), with no
+ * fallback; CLIPT_ERROR_INCOMPATIBLE_OPTIONS when that family does not
+ * compute the spec's op (or its fused form). */
+clipt_status clipt_stage_prepare_as(clipt_context c, const clipt_stage_spec *spec,
+                                    clipt_kernel_family family, size_t elem_size,
+                                    const clipt_tuning *tuning, clipt_stage *st);
+
+/* Sets the stage's kernel arguments for the region at element offset
  * `offset` of buf, with `scratch` holding st->scratch_bytes.  Enqueues
  * nothing: a plan sets every stage's arguments before it enqueues the
  * first stage, so that a failure here leaves the buffer untouched. */
 clipt_status clipt_stage_set_args(const clipt_stage *st, cl_mem buf,
                                   cl_ulong offset, cl_mem scratch);
 
-/* Enqueues the stage with the arguments clipt_stage_set_args set last
- * (`scratch` is the same buffer; it is zeroed here first).  Waits for the
- * given events; *done receives the stage's last command's event and, if
- * first is not NULL, *first its first command's (both owned by the caller;
- * they may be the same event, retained twice). */
+/* The same for instances [first, first + count) of the stage only, as if
+ * they were the whole region (it starts first * instance elements further
+ * into buf).  Instances are independent and each touches only its own
+ * elements, so disjoint sub-ranges may run at the same time on different
+ * queues, each with its own scratch buffer of st->scratch_bytes.  Not for
+ * PAD and UNPAD, whose rows move across the whole region
+ * (CLIPT_ERROR_INCOMPATIBLE_OPTIONS), nor for ranges outside the stage's
+ * instances or empty (CLIPT_ERROR_INVALID_SHAPE). */
+clipt_status clipt_stage_set_part_args(const clipt_stage *st, uint64_t first,
+                                       uint64_t count, cl_mem buf, cl_ulong offset,
+                                       cl_mem scratch);
+
+/* Enqueues the stage with the arguments set last (`scratch` is the same
+ * buffer; zeroed here first when the family needs it).  Waits for the given
+ * events; *done receives the stage's last command's event and, if first is
+ * not NULL, *first its first command's (both owned by the caller; they may
+ * be the same event, retained twice). */
 clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
                                  cl_mem scratch, cl_uint num_wait,
                                  const cl_event *wait, cl_event *first,
                                  cl_event *done);
 
-/* Elements of one instance of the stage: a * b * s. */
-uint64_t clipt_stage_instance_elems(const clipt_stage *st);
-
-/* Enqueues instances [first, first + count) of the stage as if they were the
- * whole region (its matrix starts first * clipt_stage_instance_elems(st)
- * elements further into buf).  Instances are independent and each touches
- * only its own elements, so disjoint sub-ranges may run at the same time on
- * different queues, each with its own scratch buffer of st->scratch_bytes.
- * Not for PAD and UNPAD, whose rows move across the whole region
- * (CLIPT_ERROR_INCOMPATIBLE_OPTIONS), nor for ranges outside the stage's
- * instances (CLIPT_ERROR_INVALID_SHAPE).  Events as clipt_stage_enqueue. */
-clipt_status clipt_stage_enqueue_range(const clipt_stage *st, uint64_t first,
-                                       uint64_t count, cl_command_queue q,
-                                       cl_mem buf, cl_ulong offset, cl_mem scratch,
-                                       cl_uint num_wait, const cl_event *wait,
-                                       cl_event *done);
-
 void clipt_stage_release(clipt_stage *st);
 
-/* Text for describe: one line. */
+/* Text for describe: one line, snprintf-style. */
 int clipt_stage_format(const clipt_stage *st, char *buf, size_t len);
 
 #endif

@@ -1,8 +1,8 @@
 /* Tuning table.  Every level has a default: values derived from the device
- * queries, overridden by entries matched on device type, vendor substring and
- * device-name substring, the most specific match winning.  Entries come from
- * tuning/ (see tuning/README.md); a zero field keeps the value of the level
- * below. */
+ * queries, overridden by entries matched on device type, runtime, vendor
+ * substring and device-name substring, the most specific match winning.
+ * Entries come from tuning/ (see tuning/README.md) and name their fields;
+ * a field left out (zero) keeps the value of the level below. */
 #include "tuning_table.h"
 
 #include <stdio.h>
@@ -20,6 +20,21 @@ typedef struct tuning_entry {
 #include "tuning_entries.inc"
 
 static unsigned min_u(unsigned a, unsigned b) { return a < b ? a : b; }
+
+/* The cost model without measurements (tuning/README.md says how to
+ * measure them): GPU shares close to the H100's, CPU ones close to PoCL's;
+ * the bandwidth and launch cost only scale the predicted time, the shares
+ * decide the plan. */
+static const clipt_tuning gpu_model = {
+    .model_copy_gbs = 1000, .model_launch_ns = 5000, .model_tiles_eff = 850,
+    .model_tiles_elem = 200, .model_move_eff = 750, .model_move_sector = 600,
+    .model_move_step = 150, .model_pad_eff = 700, .model_unpad_eff = 700,
+    .model_rows_elem = 200, .model_wait_ps = 600, .model_slow_eff = 100};
+static const clipt_tuning cpu_model = {
+    .model_copy_gbs = 20, .model_launch_ns = 20000, .model_tiles_eff = 500,
+    .model_tiles_elem = 200, .model_move_eff = 300, .model_move_sector = 1,
+    .model_move_step = 300, .model_pad_eff = 500, .model_unpad_eff = 500,
+    .model_rows_elem = 200, .model_wait_ps = 1000, .model_slow_eff = 100};
 
 static void derive_defaults(clipt_device_profile *p)
 {
@@ -43,13 +58,7 @@ static void derive_defaults(clipt_device_profile *p)
      * 148-byte super-elements moved at ~50 % of copy bandwidth, 128-byte
      * ones at 82 %); CPUs showed no such need */
     t->align_bytes = gpu ? 32 : 1;
-}
-
-static void apply(clipt_tuning *t, const clipt_tuning *v)
-{
-#define TAKE(f) if (v->f) t->f = v->f;
-    CLIPT_TUNING_FIELDS(TAKE)
-#undef TAKE
+    clipt_tuning_apply(t, gpu ? &gpu_model : &cpu_model);
 }
 
 /* How specific a matching entry is (-1: it does not match).  A runtime
@@ -91,7 +100,7 @@ void clipt_tuning_select(clipt_device_profile *p)
     for (int level = 0; level <= 15; level++)
         for (size_t i = 0; i < count; i++)
             if (specificity(&tuning_entries[i], p) == level) {
-                apply(&p->tuning, &tuning_entries[i].values);
+                clipt_tuning_apply(&p->tuning, &tuning_entries[i].values);
                 snprintf(p->tuning_entry, sizeof p->tuning_entry, "%s",
                          tuning_entries[i].label);
             }
@@ -99,4 +108,15 @@ void clipt_tuning_select(clipt_device_profile *p)
         p->tuning.wg_010 = (unsigned)p->max_wg_size;
     if (p->tuning.wg_100 > p->max_wg_size)
         p->tuning.wg_100 = (unsigned)p->max_wg_size;
+}
+
+void clipt_profile_as_gpu(clipt_device_profile *p, const char *name, const char *vendor,
+                          cl_ulong local_mem)
+{
+    snprintf(p->name, sizeof p->name, "%s", name);
+    snprintf(p->vendor, sizeof p->vendor, "%s", vendor);
+    p->type = CL_DEVICE_TYPE_GPU;
+    p->local_mem_bytes = local_mem;
+    p->simd_width = 32;
+    clipt_tuning_select(p);
 }

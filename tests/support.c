@@ -1,5 +1,6 @@
 #include "support.h"
 #include "internal.h"
+#include "tuning_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,20 +82,14 @@ clipt_context test_context_limited(test_env *env, cl_ulong local_mem_bytes)
     return c;
 }
 
+clipt_context test_context_gpu_like(test_env *env, const char *name, const char *vendor)
+{
+    clipt_context c = test_context_limited(env, 48 * 1024);
+    clipt_profile_as_gpu(&c->profile, name, vendor, 48 * 1024);
+    return c;
+}
+
 /* ---- data ---------------------------------------------------------------- */
-
-uint64_t test_rand(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-size_t test_rand_range(uint64_t *state, size_t lo, size_t hi)
-{
-    return lo + (size_t)(test_rand(state) % (uint64_t)(hi - lo + 1));
-}
 
 void test_fill_pattern(unsigned char *data, size_t count, size_t elem, uint64_t seed)
 {
@@ -114,14 +109,6 @@ void test_fill_pattern(unsigned char *data, size_t count, size_t elem, uint64_t 
         if (elem == 1)
             data[i] = (unsigned char)(i * 131u + (r & 0xff));
     }
-}
-
-void test_reference_transpose(const unsigned char *in, unsigned char *out,
-                              size_t rows, size_t cols, size_t elem)
-{
-    for (size_t i = 0; i < rows; i++)
-        for (size_t j = 0; j < cols; j++)
-            memcpy(out + (j * rows + i) * elem, in + (i * cols + j) * elem, elem);
 }
 
 /* ---- buffers and checks ------------------------------------------------- */
@@ -167,14 +154,8 @@ unsigned char *test_read_back(test_env *env, cl_mem buf, size_t bytes,
 size_t test_mismatches(const unsigned char *a, const unsigned char *b, size_t n,
                        size_t *first)
 {
-    size_t count = 0;
     *first = n;
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i]) {
-            if (count++ == 0)
-                *first = i;
-        }
-    return count;
+    return hostmat_compare(a, b, n, 1, first);
 }
 
 void test_expect_buffer(test_env *env, cl_mem buf, const unsigned char *want,
@@ -275,7 +256,7 @@ done:
 
 static int is_move_rows(const clipt_stage_spec *sp)
 {
-    return sp->kind == CLIPT_STAGE_PAD || sp->kind == CLIPT_STAGE_UNPAD;
+    return sp->op == CLIPT_OP_PAD || sp->op == CLIPT_OP_UNPAD;
 }
 
 uint64_t test_stage_region(const clipt_stage_spec *sp)
@@ -307,7 +288,7 @@ static void move_super(const clipt_stage_spec *sp, const unsigned char *src,
                        unsigned char *dst, size_t elem)
 {
     const size_t sa = (size_t)sp->sa, sb = (size_t)sp->sb;
-    if (!(sp->kind == CLIPT_STAGE_SHIFT100 && sa > 1 && sb > 1)) {
+    if (!(sp->op == CLIPT_OP_MOVE_SUPER && sa > 1 && sb > 1)) {
         memcpy(dst, src, (size_t)sp->s * elem);
         return;
     }
@@ -380,7 +361,16 @@ static clipt_status execute_stage(test_env *env, const clipt_stage *st,
 
 clipt_status test_run_stage(test_env *env, const clipt_stage_spec *sp,
                             size_t elem, size_t offset, const clipt_tuning *tuning,
-                            size_t *mismatch, clipt_stage_kind *kind_used)
+                            size_t *mismatch, clipt_kernel_family *family_used)
+{
+    return test_run_stage_as(env, sp, CLIPT_FAMILY_AUTO, elem, offset, tuning, mismatch,
+                             family_used);
+}
+
+clipt_status test_run_stage_as(test_env *env, const clipt_stage_spec *sp,
+                               clipt_kernel_family family, size_t elem, size_t offset,
+                               const clipt_tuning *tuning, size_t *mismatch,
+                               clipt_kernel_family *family_used)
 {
     clipt_stage st;
     size_t total = (offset + (size_t)test_stage_region(sp) + 16) * elem;
@@ -393,10 +383,10 @@ clipt_status test_run_stage(test_env *env, const clipt_stage_spec *sp,
     test_fill_pattern(host, total / elem, elem, total);
     memcpy(expect, host, total);
     test_reference_stage(sp, host + offset * elem, expect + offset * elem, elem);
-    s = clipt_stage_prepare(env->ctx, sp, elem,
-                            tuning ? tuning : &env->ctx->profile.tuning, &st);
-    if (kind_used)
-        *kind_used = st.kind_used;
+    s = clipt_stage_prepare_as(env->ctx, sp, family, elem,
+                               tuning ? tuning : &env->ctx->profile.tuning, &st);
+    if (family_used)
+        *family_used = st.family ? st.family->id : CLIPT_FAMILY_AUTO;
     if (s == CLIPT_SUCCESS)
         s = execute_stage(env, &st, offset, host, total);
     if (s == CLIPT_SUCCESS)

@@ -5,6 +5,8 @@
 
 #include "clipt.h"
 #include "cl_select.h"
+#include "hostmat.h"
+#include "random.h"
 #include "stages.h"
 
 #include <setjmp.h>
@@ -46,19 +48,34 @@ cl_command_queue test_out_of_order_queue(test_env *env);
  * the library's internal profile. */
 clipt_context test_context_limited(test_env *env, cl_ulong local_mem_bytes);
 
+/* A context on the test device whose profile claims a GPU with 48 KiB of
+ * local memory and warps of 32 named `name` by `vendor` (the tuning entry
+ * follows: "NVIDIA H100 80GB HBM3" / "NVIDIA Corporation" selects the
+ * H100's, an unknown name the derived GPU values), so that plans are chosen
+ * as for that GPU and run on the test device. */
+clipt_context test_context_gpu_like(test_env *env, const char *name, const char *vendor);
+
 /* ---- data ---------------------------------------------------------------- */
 
-/* A small deterministic PRNG (splitmix64), and a value in [lo, hi]. */
-uint64_t test_rand(uint64_t *state);
-size_t test_rand_range(uint64_t *state, size_t lo, size_t hi);
+/* A small deterministic PRNG (splitmix64, util/random.h), and a value in
+ * [lo, hi]. */
+static inline uint64_t test_rand(uint64_t *state) { return util_splitmix64(state); }
+static inline size_t test_rand_range(uint64_t *state, size_t lo, size_t hi)
+{
+    return util_rand_range(state, lo, hi);
+}
 
 /* Deterministic bytes that differ for every element index and byte, so any
  * misplaced element shows. */
 void test_fill_pattern(unsigned char *data, size_t count, size_t elem, uint64_t seed);
 
-/* Out-of-place CPU transpose of a rows x cols matrix: the reference. */
-void test_reference_transpose(const unsigned char *in, unsigned char *out,
-                              size_t rows, size_t cols, size_t elem);
+/* Out-of-place CPU transpose of a rows x cols matrix: the reference
+ * (hostmat_transpose, util/hostmat.h, shared with the tool). */
+static inline void test_reference_transpose(const unsigned char *in, unsigned char *out,
+                                            size_t rows, size_t cols, size_t elem)
+{
+    hostmat_transpose(in, out, rows, cols, elem);
+}
 
 /* ---- buffers and checks ------------------------------------------------- */
 
@@ -120,10 +137,16 @@ void test_reference_stage(const clipt_stage_spec *sp, const unsigned char *in,
 /* Prepares and runs one stage on a pattern region at element offset
  * `offset`, compares it with test_reference_stage (and the bytes around the
  * region with what was there); returns the number of mismatching bytes in
- * *mismatch.  tuning NULL = the context's.  kind_used (if not NULL)
+ * *mismatch.  tuning NULL = the context's.  family_used (if not NULL)
  * receives the kernel family the stage was prepared as. */
 clipt_status test_run_stage(test_env *env, const clipt_stage_spec *sp,
                             size_t elem, size_t offset, const clipt_tuning *tuning,
-                            size_t *mismatch, clipt_stage_kind *kind_used);
+                            size_t *mismatch, clipt_kernel_family *family_used);
+
+/* The same computed by `family` (clipt_stage_prepare_as). */
+clipt_status test_run_stage_as(test_env *env, const clipt_stage_spec *sp,
+                               clipt_kernel_family family, size_t elem, size_t offset,
+                               const clipt_tuning *tuning, size_t *mismatch,
+                               clipt_kernel_family *family_used);
 
 #endif

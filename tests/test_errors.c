@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "plan.h"
 
+#include <glob.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -41,6 +42,7 @@ typedef struct world {
     cl_event other_event;         /* a complete user event of `other` */
     cl_event done_event;          /* a complete user event of main's context */
     cl_device_id sub;             /* NULL when the device cannot be partitioned */
+    cl_device_id foreign;         /* a root device besides main's, or NULL */
     target pair;                  /* on the device, in a context with `sub` */
     cl_command_queue sub_queue;   /* on `sub`, in pair's context */
 } world;
@@ -93,6 +95,27 @@ static clipt_status open_pair(world *w)
     return s ? s : target_plan(&w->pair);
 }
 
+/* A device of any platform that is neither main's device nor partitioned
+ * from one (root devices have no parent), or NULL. */
+static cl_device_id foreign_device(cl_device_id main_device)
+{
+    cl_platform_id platforms[16];
+    cl_uint num_platforms = 0;
+    if (clGetPlatformIDs(COUNT(platforms), platforms, &num_platforms) != CL_SUCCESS)
+        return NULL;
+    for (cl_uint p = 0; p < num_platforms && p < COUNT(platforms); p++) {
+        cl_device_id devices[16];
+        cl_uint n = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, COUNT(devices), devices, &n) !=
+            CL_SUCCESS)
+            continue;
+        for (cl_uint i = 0; i < n && i < COUNT(devices); i++)
+            if (devices[i] != main_device)
+                return devices[i];
+    }
+    return NULL;
+}
+
 static int world_open(void **state)
 {
     world *w = calloc(1, sizeof *w);
@@ -109,6 +132,7 @@ static int world_open(void **state)
     if (err != CL_SUCCESS)
         return -1;
     w->other_event = complete_user_event(w->other);
+    w->foreign = foreign_device(w->main.env.cl.device);
     w->done_event = complete_user_event(w->main.env.cl.context);
     /* no group state: cmocka would pass it to every test instead of the
      * catalogue rows' own initial states */
@@ -159,6 +183,16 @@ static void expect_status(const bad_input *row, clipt_status got)
                  clipt_status_string(got), clipt_status_string(row->want));
 }
 
+static void skip_without_foreign_device(void)
+{
+    if (!W->foreign) {
+        print_message("skipped: no platform has a device besides %s (on PoCL, "
+                      "test_errors_two_devices runs with POCL_DEVICES=\"pthread pthread\", "
+                      "which makes two)\n", W->main.env.cl.device_name);
+        skip();
+    }
+}
+
 static void skip_without_sub_device(void)
 {
     if (!W->sub) {
@@ -171,18 +205,18 @@ static void skip_without_sub_device(void)
 /* ---- clipt_context_create ---- */
 
 typedef struct context_case {
-    int null_context, null_device, null_out, sub_device;
+    int null_context, null_device, null_out, foreign_device;
 } context_case;
 
 static void run_context_case(const bad_input *row)
 {
     const context_case *c = row->arg;
     clipt_context out = W->main.env.ctx; /* must be reset */
-    if (c->sub_device)
-        skip_without_sub_device();
+    if (c->foreign_device)
+        skip_without_foreign_device();
     expect_status(row, clipt_context_create(c->null_context ? NULL : W->main.env.cl.context,
                                             c->null_device ? NULL
-                                            : c->sub_device ? W->sub
+                                            : c->foreign_device ? W->foreign
                                                             : W->main.env.cl.device,
                                             c->null_out ? NULL : &out));
     if (!c->null_out && out != NULL)
@@ -406,37 +440,77 @@ static void run_enqueue_case(const bad_input *row)
     free(host);
 }
 
+/* The main plan's next run on q, after a failed one, goes ahead and
+ * transposes buf (which holds host). */
+static void expect_next_run(cl_command_queue q, cl_mem buf, const unsigned char *host)
+{
+    const target *t = &W->main;
+    unsigned char *want = malloc(t->bytes + SLACK);
+    cl_event done = NULL;
+    assert_non_null(want);
+    memcpy(want, host, t->bytes + SLACK);
+    test_reference_transpose(host, want, ROWS, COLS, ELEM);
+    assert_status(clipt_enqueue(t->plan, q, buf, 0, 0, NULL, &done), CLIPT_SUCCESS);
+    assert_status(clWaitForEvents(1, &done), CL_SUCCESS);
+    test_expect_buffer(&W->main.env, buf, want, t->bytes + SLACK, "the run after");
+    clReleaseEvent(done);
+    free(want);
+}
+
+/* A user event of the main context set to `status`. */
+static cl_event user_event_with(cl_int status)
+{
+    cl_int err;
+    cl_event user = clCreateUserEvent(W->main.env.cl.context, &err);
+    assert_status(err, CL_SUCCESS);
+    if (status != CL_SUBMITTED)
+        assert_status(clSetUserEventStatus(user, status), CL_SUCCESS);
+    return user;
+}
+
 /* An event of the wait list fails: clipt_enqueue itself succeeds (it
  * cannot know), the transposition does not run, waiting for its event
  * reports the failure, and the plan's next run is not held up by it. */
 static void run_failed_wait_event(const bad_input *row)
 {
     const target *t = &W->main;
-    unsigned char *host, *want = malloc(t->bytes + SLACK);
+    unsigned char *host;
     cl_mem buf = make_buffer(t, B_GOOD, &host);
-    cl_event user, done = NULL;
-    cl_int err;
-    assert_non_null(want);
-    user = clCreateUserEvent(t->env.cl.context, &err);
-    assert_status(err, CL_SUCCESS);
+    cl_event user = user_event_with(CL_SUBMITTED), done = NULL;
     assert_status(clipt_enqueue(t->plan, t->env.cl.queue, buf, 0, 1, &user, &done),
                   CLIPT_SUCCESS);
     assert_status(clSetUserEventStatus(user, -1), CL_SUCCESS);
     expect_status(row, clWaitForEvents(1, &done));
     clReleaseEvent(done);
     expect_untouched(row, t, B_GOOD, buf, host);
-    /* the next run goes ahead and transposes */
-    memcpy(want, host, t->bytes + SLACK);
-    test_reference_transpose(host, want, ROWS, COLS, ELEM);
-    assert_status(clipt_enqueue(t->plan, t->env.cl.queue, buf, 0, 0, NULL, &done),
-                  CLIPT_SUCCESS);
-    assert_status(clWaitForEvents(1, &done), CL_SUCCESS);
-    test_expect_buffer(&W->main.env, buf, want, t->bytes + SLACK, "the run after");
-    clReleaseEvent(done);
+    expect_next_run(t->env.cl.queue, buf, host);
     clReleaseEvent(user);
     clReleaseMemObject(buf);
     free(host);
-    free(want);
+}
+
+/* An event of the wait list failed before the call: refused with nothing
+ * enqueued (a runtime may never complete a command waiting for it), and
+ * the plan's next run, here on another queue, is not held up behind it. */
+static void run_wait_already_failed(const bad_input *row)
+{
+    const target *t = &W->main;
+    unsigned char *host;
+    cl_mem buf = make_buffer(t, B_GOOD, &host);
+    cl_event user = user_event_with(-3), event = W->done_event; /* must be reset */
+    cl_command_queue second;
+    cl_int err;
+    expect_status(row, clipt_enqueue(t->plan, t->env.cl.queue, buf, 0, 1, &user, &event));
+    if (event != NULL)
+        fail_msg("%s: the event was not set to NULL", row->test);
+    expect_untouched(row, t, B_GOOD, buf, host);
+    second = clCreateCommandQueue(t->env.cl.context, t->env.cl.device, 0, &err);
+    assert_status(err, CL_SUCCESS);
+    expect_next_run(second, buf, host);
+    clReleaseCommandQueue(second);
+    clReleaseEvent(user);
+    clReleaseMemObject(buf);
+    free(host);
 }
 
 typedef struct transpose_case {
@@ -535,6 +609,170 @@ static void run_profile_case(const bad_input *row)
     clipt_plan_release(p);
 }
 
+/* ---- reading back: queries and tuning values by name ---- */
+
+typedef enum { QUERY_PLAN, QUERY_STAGE, TUNING_OF_CONTEXT, TUNING_OF_PLAN, TUNING_SET } query_call;
+typedef enum { STAGE_FIRST, STAGE_PAST_END, STAGE_OF_VECTOR } stage_index;
+
+typedef struct query_case {
+    query_call call;
+    int null_object;      /* NULL plan, context or options                  */
+    int null_out;         /* NULL info or value pointer                     */
+    const char *name;     /* the tuning field's name                        */
+    stage_index stage;    /* QUERY_STAGE: which index of which plan         */
+} query_case;
+
+/* The stage index the case asks for, on the main plan or on a single-row
+ * plan (*vector, released by the caller), which has no stages. */
+static unsigned stage_index_of(const query_case *c, clipt_plan *plan, clipt_plan *vector)
+{
+    clipt_plan_info info;
+    if (c->stage == STAGE_OF_VECTOR) {
+        assert_status(clipt_plan_create(W->main.env.ctx, 1, COLS, ELEM, NULL, vector),
+                      CLIPT_SUCCESS);
+        *plan = *vector;
+    }
+    assert_status(clipt_plan_query(*plan, &info), CLIPT_SUCCESS);
+    return c->stage == STAGE_FIRST ? 0 : info.num_stages;
+}
+
+/* Nothing is written: the info structure, the value and the options keep
+ * what they held. */
+static void run_query_case(const bad_input *row)
+{
+    const query_case *c = row->arg;
+    union {
+        clipt_plan_info plan;
+        clipt_stage_info stage;
+    } out, before;
+    clipt_plan plan = W->main.plan, vector = NULL;
+    clipt_plan_options o, o_before;
+    unsigned value = 12345;
+    clipt_status s;
+    memset(&out, 0xa5, sizeof out);
+    memcpy(&before, &out, sizeof out);
+    clipt_plan_options_init(&o);
+    o_before = o;
+    switch (c->call) {
+    case QUERY_PLAN:
+        s = clipt_plan_query(c->null_object ? NULL : plan, c->null_out ? NULL : &out.plan);
+        break;
+    case QUERY_STAGE: {
+        const unsigned index = stage_index_of(c, &plan, &vector);
+        s = clipt_plan_query_stage(c->null_object ? NULL : plan, index,
+                                   c->null_out ? NULL : &out.stage);
+        break;
+    }
+    case TUNING_OF_CONTEXT:
+        s = clipt_context_tuning(c->null_object ? NULL : W->main.env.ctx, c->name,
+                                 c->null_out ? NULL : &value);
+        break;
+    case TUNING_OF_PLAN:
+        s = clipt_plan_tuning(c->null_object ? NULL : plan, c->name,
+                              c->null_out ? NULL : &value);
+        break;
+    default:
+        s = clipt_plan_options_set_tuning(c->null_object ? NULL : &o, c->name, 7);
+        break;
+    }
+    expect_status(row, s);
+    if (memcmp(&out, &before, sizeof out) != 0 || value != 12345 ||
+        memcmp(&o, &o_before, sizeof o) != 0)
+        fail_msg("%s: an output was written with an error", row->test);
+    clipt_plan_release(vector);
+}
+
+/* ---- kernel files on CLIPT_KERNEL_PATH ---- */
+
+/* A fresh directory under the temporary directory; `file` (if not NULL)
+ * written into it with `text`. */
+static void make_kernel_dir(char *dir, size_t len, const char *file, const char *text)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, len, "%s/clipt_test_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    assert_non_null(mkdtemp(dir));
+    if (file) {
+        char path[600];
+        FILE *f;
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static void remove_kernel_dir(const char *dir, const char *file)
+{
+    if (file) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        remove(path);
+    }
+    rmdir(dir);
+}
+
+/* test_errors is linked with --wrap=malloc: an allocation of exactly
+ * fail_malloc_size bytes by clipt's code fails (0: none does). */
+static size_t fail_malloc_size;
+void *__real_malloc(size_t size);
+void *__wrap_malloc(size_t size);
+void *__wrap_malloc(size_t size)
+{
+    return size && size == fail_malloc_size ? NULL : __real_malloc(size);
+}
+
+typedef enum { KFILE_EMPTY, KFILE_RENAMED, KFILE_NO_MEMORY } kernel_file_case;
+
+/* Bytes of the kernel files of KFILE_NO_MEMORY: their reading allocates
+ * one more, an allocation nothing else near it makes. */
+#define KFILE_SIZE 54321
+
+/* A directory on CLIPT_KERNEL_PATH with a bad copy of every kernel file,
+ * so that whichever family a plan takes meets it: clipt_plan_create in a
+ * fresh context (no program built yet) fails with the row's status, and a
+ * KERNEL_BUILD detail names the file's path. */
+static void run_kernel_file_case(const bad_input *row)
+{
+    static const char renamed[] = "__kernel void clipt_renamed(__global int *a) { a[0] = 0; }\n";
+    const kernel_file_case c = *(const kernel_file_case *)row->arg;
+    char dir[512], pattern[600], detail[8192];
+    clipt_context cx;
+    clipt_plan out = W->main.plan; /* must be reset */
+    glob_t files;
+    make_kernel_dir(dir, sizeof dir, NULL, NULL);
+    snprintf(pattern, sizeof pattern, "%s/cl/*.cl", CLIPT_SOURCE_DIR);
+    assert_int_equal(glob(pattern, 0, NULL, &files), 0);
+    for (size_t i = 0; i < files.gl_pathc; i++) {
+        char path[1200];
+        FILE *f;
+        snprintf(path, sizeof path, "%s/%s", dir, strrchr(files.gl_pathv[i], '/') + 1);
+        assert_non_null(f = fopen(path, "w"));
+        if (c != KFILE_EMPTY)
+            fputs(renamed, f);
+        for (long pad = ftell(f); c == KFILE_NO_MEMORY && pad < KFILE_SIZE; pad++)
+            fputc(' ', f);
+        fclose(f);
+    }
+    assert_int_equal(setenv("CLIPT_KERNEL_PATH", dir, 1), 0);
+    cx = own_context();
+    fail_malloc_size = c == KFILE_NO_MEMORY ? KFILE_SIZE + 1 : 0;
+    expect_status(row, clipt_plan_create(cx, ROWS, COLS, ELEM, NULL, &out));
+    fail_malloc_size = 0;
+    unsetenv("CLIPT_KERNEL_PATH");
+    if (out != NULL)
+        fail_msg("%s: the output handle was not set to NULL", row->test);
+    assert_status(clipt_context_error_detail(cx, detail, sizeof detail), CLIPT_SUCCESS);
+    if (row->want == CLIPT_ERROR_KERNEL_BUILD &&
+        (!strstr(detail, dir) || !strstr(detail, ".cl")))
+        fail_msg("%s: the detail does not name the kernel file in %s: %s", row->test, dir,
+                 detail);
+    clipt_context_release(cx);
+    for (size_t i = 0; i < files.gl_pathc; i++)
+        remove_kernel_dir(dir, strrchr(files.gl_pathv[i], '/') + 1);
+    globfree(&files);
+}
+
 /* ---- the rows ---- */
 
 #define ROW(test, call, what, want, run, arg) {test, call, what, #want, want, run, arg}
@@ -547,6 +785,8 @@ static void run_profile_case(const bad_input *row)
 #define ONE_SHOT(...) &(const transpose_case){__VA_ARGS__}
 #define TEXT(...) &(const text_case){__VA_ARGS__}
 #define PROFILE(c) &(const profile_case){c}
+#define KFILE(c) &(const kernel_file_case){c}
+#define QUERY(...) &(const query_case){__VA_ARGS__}
 #define LIMIT(field, seq, measure) \
     &(const limit_case){offsetof(clipt_device_profile, field), seq, measure}
 
@@ -558,7 +798,8 @@ static bad_input catalogue[] = {
     ROW("bad_context_null_out", "clipt_context_create", "NULL output pointer",
         CLIPT_ERROR_NULL_ARGUMENT, run_context_case, CONTEXT(0, 0, 1, 0)),
     ROW("bad_context_foreign_device", "clipt_context_create",
-        "a device that is not in the context (a sub-device of it)",
+        "a device that is not in the context, nor a sub-device of one there (another root "
+        "device)",
         CLIPT_ERROR_DEVICE_MISMATCH, run_context_case, CONTEXT(0, 0, 0, 1)),
 
     ROW("bad_plan_null_context", "clipt_plan_create", "NULL clipt_context",
@@ -622,11 +863,20 @@ static bad_input catalogue[] = {
         CLIPT_ERROR_INVALID_OPTION, run_plan_case, OPTS(.walk_item_bytes = 257)),
     ROW("bad_option_align_bytes", "clipt_plan_create", "align_bytes 4097 (above 4096)",
         CLIPT_ERROR_INVALID_OPTION, run_plan_case, OPTS(.align_bytes = 4097)),
-    ROW("bad_option_tile_m", "clipt_plan_create", "tile_m 7 does not divide 64 rows",
-        CLIPT_ERROR_INCOMPATIBLE_OPTIONS, run_plan_case, OPTS(.tile_m = 7)),
-    ROW("bad_option_tile_n", "clipt_plan_create", "tile_n 5 does not divide 48 cols",
+    ROW("bad_option_tile_m", "clipt_plan_create",
+        "tile_m 7 does not divide 64 rows (padding NONE)", CLIPT_ERROR_INCOMPATIBLE_OPTIONS,
+        run_plan_case, OPTS(.tile_m = 7, .padding = CLIPT_PADDING_NONE)),
+    ROW("bad_option_tile_n", "clipt_plan_create",
+        "tile_n 5 does not divide 48 cols (padding NONE)", CLIPT_ERROR_INCOMPATIBLE_OPTIONS,
+        run_plan_case, OPTS(.tile_m = 8, .tile_n = 5, .padding = CLIPT_PADDING_NONE)),
+    ROW("bad_option_tile_m_single_row", "clipt_plan_create",
+        "tile_m 7 does not divide the 1 row of a 1 x 100 matrix",
         CLIPT_ERROR_INCOMPATIBLE_OPTIONS, run_plan_case,
-        OPTS(.tile_m = 8, .tile_n = 5)),
+        (&(const plan_case){1, 100, ELEM, 0, 0, 0, {.tile_m = 7}})),
+    ROW("bad_option_tile_n_single_column", "clipt_plan_create",
+        "tile_n 3 does not divide the 1 column of a 100 x 1 matrix",
+        CLIPT_ERROR_INCOMPATIBLE_OPTIONS, run_plan_case,
+        (&(const plan_case){100, 1, ELEM, 0, 0, 0, {.tile_n = 3}})),
     ROW("bad_option_tile_above_rows", "clipt_plan_create",
         "tile_m 65 larger than the 64 rows (sequence 3.1)", CLIPT_ERROR_INCOMPATIBLE_OPTIONS,
         run_plan_case, OPTS(.tile_m = ROWS + 1, .sequence = CLIPT_SEQUENCE_3_1)),
@@ -635,6 +885,17 @@ static bad_input catalogue[] = {
         CLIPT_ERROR_INCOMPATIBLE_OPTIONS, run_plan_case,
         (&(const plan_case){128, 128, 4, 0, 0, 16 * 1024,
                             {.sequence = CLIPT_SEQUENCE_4_3, .tile_m = 64, .tile_n = 64}})),
+
+    ROW("bad_kernel_file_empty", "clipt_plan_create",
+        "an empty kernel file on CLIPT_KERNEL_PATH (the detail names it)",
+        CLIPT_ERROR_KERNEL_BUILD, run_kernel_file_case, KFILE(KFILE_EMPTY)),
+    ROW("bad_kernel_file_renamed", "clipt_plan_create",
+        "a kernel file on CLIPT_KERNEL_PATH without the kernel asked for (renamed; the "
+        "detail names the file)", CLIPT_ERROR_KERNEL_BUILD, run_kernel_file_case,
+        KFILE(KFILE_RENAMED)),
+    ROW("bad_kernel_file_no_memory", "clipt_plan_create",
+        "a kernel file whose text cannot be allocated (host memory runs out reading it)",
+        CLIPT_ERROR_OUT_OF_HOST_MEMORY, run_kernel_file_case, KFILE(KFILE_NO_MEMORY)),
 
     ROW("limit_padded_above_max_alloc", "clipt_plan_create",
         "the padded matrix is larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE (the matrix is not)",
@@ -696,6 +957,10 @@ static bad_input catalogue[] = {
     ROW("bad_enqueue_wait_foreign_event", "clipt_enqueue",
         "an event of another context in the wait list", CLIPT_ERROR_INVALID_WAIT_LIST,
         run_enqueue_case, ENQ(0, Q_GOOD, B_GOOD, 0, 1, W_OTHER)),
+    ROW("bad_enqueue_wait_already_failed", "clipt_enqueue",
+        "an event of the wait list failed before the call (then the plan's next run, on "
+        "another queue, transposes)", CLIPT_ERROR_WAIT_EVENT_FAILED, run_wait_already_failed,
+        NULL),
     ROW("bad_enqueue_wait_failed_event", "clipt_enqueue",
         "an event of the wait list fails (status from waiting for the returned event)",
         CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, run_failed_wait_event, NULL),
@@ -751,6 +1016,54 @@ static bad_input catalogue[] = {
     ROW("bad_profile_no_profiling", "clipt_plan_profile",
         "the last run was on a queue without CL_QUEUE_PROFILING_ENABLE",
         CL_PROFILING_INFO_NOT_AVAILABLE, run_profile_case, PROFILE(PROFILE_NO_PROFILING)),
+
+    ROW("bad_query_null_plan", "clipt_plan_query", "NULL plan", CLIPT_ERROR_NULL_ARGUMENT,
+        run_query_case, QUERY(QUERY_PLAN, 1, 0, NULL, STAGE_FIRST)),
+    ROW("bad_query_null_info", "clipt_plan_query", "NULL info pointer",
+        CLIPT_ERROR_NULL_ARGUMENT, run_query_case, QUERY(QUERY_PLAN, 0, 1, NULL, STAGE_FIRST)),
+    ROW("bad_query_stage_null_plan", "clipt_plan_query_stage", "NULL plan",
+        CLIPT_ERROR_NULL_ARGUMENT, run_query_case, QUERY(QUERY_STAGE, 1, 0, NULL, STAGE_FIRST)),
+    ROW("bad_query_stage_null_info", "clipt_plan_query_stage", "NULL info pointer",
+        CLIPT_ERROR_NULL_ARGUMENT, run_query_case, QUERY(QUERY_STAGE, 0, 1, NULL, STAGE_FIRST)),
+    ROW("bad_query_stage_past_end", "clipt_plan_query_stage",
+        "stage index equal to the plan's number of stages", CLIPT_ERROR_INVALID_OPTION,
+        run_query_case, QUERY(QUERY_STAGE, 0, 0, NULL, STAGE_PAST_END)),
+    ROW("bad_query_stage_no_stages", "clipt_plan_query_stage",
+        "stage 0 of a plan without stages (a single row)", CLIPT_ERROR_INVALID_OPTION,
+        run_query_case, QUERY(QUERY_STAGE, 0, 0, NULL, STAGE_OF_VECTOR)),
+    ROW("bad_tuning_null_context", "clipt_context_tuning", "NULL context",
+        CLIPT_ERROR_NULL_ARGUMENT, run_query_case,
+        QUERY(TUNING_OF_CONTEXT, 1, 0, "walk_unroll", STAGE_FIRST)),
+    ROW("bad_tuning_null_name", "clipt_context_tuning", "NULL name", CLIPT_ERROR_NULL_ARGUMENT,
+        run_query_case, QUERY(TUNING_OF_CONTEXT, 0, 0, NULL, STAGE_FIRST)),
+    ROW("bad_tuning_null_value", "clipt_context_tuning", "NULL value pointer",
+        CLIPT_ERROR_NULL_ARGUMENT, run_query_case,
+        QUERY(TUNING_OF_CONTEXT, 0, 1, "walk_unroll", STAGE_FIRST)),
+    ROW("bad_tuning_unknown_name", "clipt_context_tuning",
+        "a name no tuning field has (walk_unrolled)", CLIPT_ERROR_INVALID_OPTION,
+        run_query_case, QUERY(TUNING_OF_CONTEXT, 0, 0, "walk_unrolled", STAGE_FIRST)),
+    ROW("bad_plan_tuning_null_plan", "clipt_plan_tuning", "NULL plan",
+        CLIPT_ERROR_NULL_ARGUMENT, run_query_case,
+        QUERY(TUNING_OF_PLAN, 1, 0, "walk_unroll", STAGE_FIRST)),
+    ROW("bad_plan_tuning_null_name", "clipt_plan_tuning", "NULL name",
+        CLIPT_ERROR_NULL_ARGUMENT, run_query_case,
+        QUERY(TUNING_OF_PLAN, 0, 0, NULL, STAGE_FIRST)),
+    ROW("bad_plan_tuning_null_value", "clipt_plan_tuning", "NULL value pointer",
+        CLIPT_ERROR_NULL_ARGUMENT, run_query_case,
+        QUERY(TUNING_OF_PLAN, 0, 1, "walk_unroll", STAGE_FIRST)),
+    ROW("bad_plan_tuning_unknown_name", "clipt_plan_tuning",
+        "a name no tuning field has (sequence, an option but no tuning value)",
+        CLIPT_ERROR_INVALID_OPTION, run_query_case,
+        QUERY(TUNING_OF_PLAN, 0, 0, "sequence", STAGE_FIRST)),
+    ROW("bad_set_tuning_null_options", "clipt_plan_options_set_tuning", "NULL options",
+        CLIPT_ERROR_NULL_ARGUMENT, run_query_case,
+        QUERY(TUNING_SET, 1, 0, "walk_unroll", STAGE_FIRST)),
+    ROW("bad_set_tuning_null_name", "clipt_plan_options_set_tuning", "NULL name",
+        CLIPT_ERROR_NULL_ARGUMENT, run_query_case, QUERY(TUNING_SET, 0, 0, NULL, STAGE_FIRST)),
+    ROW("bad_set_tuning_unknown_name", "clipt_plan_options_set_tuning",
+        "a name no tuning field has (tile_m, an option but no tuning value)",
+        CLIPT_ERROR_INVALID_OPTION, run_query_case,
+        QUERY(TUNING_SET, 0, 0, "tile_m", STAGE_FIRST)),
 };
 
 static void run_row(void **state)
@@ -839,48 +1152,22 @@ static void test_enqueue_boundaries(void **state)
 
 /* ---- kernel loading ------------------------------------------------------------------ */
 
-/* A fresh directory under the temporary directory; `file` (if not NULL)
- * written into it with `text`. */
-static void make_kernel_dir(char *dir, size_t len, const char *file, const char *text)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, len, "%s/clipt_test_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    assert_non_null(mkdtemp(dir));
-    if (file) {
-        char path[600];
-        FILE *f;
-        snprintf(path, sizeof path, "%s/%s", dir, file);
-        f = fopen(path, "w");
-        assert_non_null(f);
-        fputs(text, f);
-        fclose(f);
-    }
-}
-
-static void remove_kernel_dir(const char *dir, const char *file)
-{
-    if (file) {
-        char path[600];
-        snprintf(path, sizeof path, "%s/%s", dir, file);
-        remove(path);
-    }
-    rmdir(dir);
-}
-
 /* CLIPT_KERNEL_PATH is searched first; a file missing everywhere is
  * KERNEL_NOT_FOUND with the directories tried. */
 static void test_loader_not_found(void **state)
 {
-    char dir[512], searched[8192], *text = NULL;
+    char dir[512], searched[8192], found[4096], *text = NULL;
     (void)state;
     make_kernel_dir(dir, sizeof dir, NULL, NULL);
     assert_int_equal(setenv("CLIPT_KERNEL_PATH", dir, 1), 0);
-    assert_status(clipt_loader_read("clipt_no_such_kernel.cl", &text, searched, sizeof searched),
+    assert_status(clipt_loader_read("clipt_no_such_kernel.cl", &text, found, sizeof found,
+                                    searched, sizeof searched),
                   CLIPT_ERROR_KERNEL_NOT_FOUND);
     if (!strstr(searched, dir) || !strstr(searched, "clipt_no_such_kernel.cl"))
         fail_msg("the searched paths do not name %s: %s", dir, searched);
     /* the build tree is searched next: an empty directory breaks nothing */
-    assert_status(clipt_loader_read("transpose010.cl", &text, searched, sizeof searched),
+    assert_status(clipt_loader_read("transpose010.cl", &text, found, sizeof found, searched,
+                                    sizeof searched),
                   CLIPT_SUCCESS);
     assert_non_null(strstr(text, "__kernel"));
     free(text);
@@ -1041,12 +1328,15 @@ static void test_text_buffers(void **state)
     clipt_context_release(c);
 }
 
-/* Calls that take NULL without a status: sizes are 0, releases do nothing. */
+/* Calls that take NULL without a status: sizes are 0, the tuning entry
+ * and a name past the last tuning field NULL, releases do nothing. */
 static void test_null_tolerated(void **state)
 {
     (void)state;
     assert_int_equal(clipt_plan_buffer_size(NULL), 0);
     assert_int_equal(clipt_plan_scratch_size(NULL), 0);
+    assert_null(clipt_context_tuning_entry(NULL));
+    assert_null(clipt_tuning_name(clipt_tuning_count()));
     clipt_context_release(NULL);
     clipt_plan_release(NULL);
     clipt_plan_options_init(NULL);

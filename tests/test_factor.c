@@ -1,5 +1,7 @@
-/* Factorisation and tile rules (src/factor.h), against brute force. */
+/* Number theory (src/factor.h) and the tile rules (src/choice.h), against
+ * brute force. */
 #include "support.h"
+#include "choice.h"
 #include "factor.h"
 
 #include <stdlib.h>
@@ -128,6 +130,56 @@ static void test_isqrt(void **state)
     assert_int_equal(clipt_isqrt((size_t)0xfffffffe00000000u), 0xfffffffeu);
     assert_int_equal(clipt_isqrt((size_t)1 << 62), (size_t)1 << 31);
 #endif
+}
+
+/* ---- divisors in a range, gcd ---------------------------------------------- */
+
+/* The smallest (largest) divisor of x in [lo, hi] that is a multiple of
+ * step, 0 if none, by trying them all. */
+static size_t brute_in(size_t x, size_t lo, size_t hi, size_t step, int largest)
+{
+    size_t found = 0;
+    for (size_t d = 1; d <= x && d <= hi; d++)
+        if (d >= lo && x % d == 0 && d % step == 0) {
+            found = d;
+            if (!largest)
+                break;
+        }
+    return found;
+}
+
+static void test_divisors_in_range(void **state)
+{
+    static const size_t steps[] = {1, 2, 3, 8};
+    (void)state;
+    for (size_t x = 1; x <= 400; x++)
+        for (size_t lo = 0; lo <= 30; lo += 3)
+            for (size_t hi = lo; hi <= lo + 450; hi += 37)
+                for (size_t k = 0; k < COUNT(steps); k++) {
+                    const size_t small = clipt_smallest_divisor_in(x, lo, hi, steps[k]);
+                    const size_t large = clipt_largest_divisor_in(x, lo, hi, steps[k]);
+                    if (small != brute_in(x, lo, hi, steps[k], 0) ||
+                        large != brute_in(x, lo, hi, steps[k], 1))
+                        fail_msg("divisors of %zu in [%zu, %zu], multiples of %zu: "
+                                 "smallest %zu, largest %zu; want %zu, %zu",
+                                 x, lo, hi, steps[k], small, large,
+                                 brute_in(x, lo, hi, steps[k], 0),
+                                 brute_in(x, lo, hi, steps[k], 1));
+                }
+}
+
+static void test_gcd(void **state)
+{
+    (void)state;
+    for (size_t a = 0; a <= 200; a++)
+        for (size_t b = 0; b <= 200; b++) {
+            size_t want = 0;
+            for (size_t d = 1; d <= (a > b ? a : b); d++)
+                if (a % d == 0 && b % d == 0)
+                    want = d;
+            if (clipt_gcd(a, b) != want)
+                fail_msg("gcd(%zu, %zu) = %zu, want %zu", a, b, clipt_gcd(a, b), want);
+        }
 }
 
 /* ---- Algorithm 5 ------------------------------------------------------------ */
@@ -366,6 +418,8 @@ int main(void)
         cmocka_unit_test(test_divisors_sweep),
         cmocka_unit_test(test_divisors_capped),
         cmocka_unit_test(test_isqrt),
+        cmocka_unit_test(test_divisors_in_range),
+        cmocka_unit_test(test_gcd),
         cmocka_unit_test(test_alg5),
         cmocka_unit_test(test_alg5_examples),
         cmocka_unit_test(test_alg5_aligned),

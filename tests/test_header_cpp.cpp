@@ -1,6 +1,12 @@
-// The public header compiles as C++ (-pedantic -Werror) without
-// CL_TARGET_OPENCL_VERSION defined, and its functions link with C linkage.
+// The public header compiles as C++ (-pedantic -Werror) after the
+// application's own CL_TARGET_OPENCL_VERSION, which it leaves as it is, and
+// its functions link with C linkage.
+#define CL_TARGET_OPENCL_VERSION 120
 #include <clipt.h>
+
+#if CL_TARGET_OPENCL_VERSION != 120
+#error "clipt.h changed the application's CL_TARGET_OPENCL_VERSION"
+#endif
 
 #include <cstdio>
 #include <cstring>

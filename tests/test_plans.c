@@ -4,6 +4,7 @@
  * cost of padding over the papers' random shapes (no device needed). */
 #include "support.h"
 #include "plan.h"
+#include "timing.h"
 #include "tuning_table.h"
 
 #include <stdio.h>
@@ -104,12 +105,6 @@ static void test_random_auto(void **state)
     clipt_context_release(gpu_like);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Padding overhead over 1000 shapes with rows, cols uniform in
  * [1000, 20000], on a 48 KiB device with Algorithm 5's default Min = 24.
  * TPDS 2016 §7.2 reports max 0.43 % and median 0.01 % for fp32 (max 0.47 %,
@@ -142,10 +137,9 @@ static void check_overhead(size_t elem, unsigned align_bytes, double max_limit,
         overhead[i] = 100.0 * ((double)ch.prows * (double)ch.pcols - (double)rows * (double)cols) /
                       ((double)rows * (double)cols);
     }
-    qsort(overhead, COUNT(overhead), sizeof overhead[0], cmp_double);
     {
-        double median = 0.5 * (overhead[499] + overhead[500]);
-        double max = overhead[999];
+        double median = util_median(overhead, COUNT(overhead)); /* sorts overhead */
+        double max = overhead[COUNT(overhead) - 1];
         print_message("padding overhead, %zu-byte elements, %u-byte aligned factors, 1000 "
                       "shapes in [1000, 20000]^2, 48 KiB: max %.3f %%, median %.4f %% "
                       "(limit: max %.2f %%)\n",

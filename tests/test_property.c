@@ -2,17 +2,20 @@
  * random small shapes (fixed seed), every element size, at element offsets
  * 0..3, in turn on the device's own local memory, on a GPU's 48 KiB and on
  * 4 KiB (the smaller ones make small shapes tile, pad and fall back as
- * large ones do on a GPU); the bytes around the matrix must stay as they
- * were.  One context per memory size and one buffer reused throughout, so
- * that the run stays short on a CPU device. */
-#define _POSIX_C_SOURCE 200809L
+ * large ones do on a GPU), and with the profiles of an H100 and of an
+ * unknown GPU (their tuning entries' cost models choose the plans); the
+ * bytes around the matrix must stay as they were.  One context per profile
+ * and one buffer reused throughout, so that the run stays short on a CPU
+ * device.  Then forced tiles that do not divide their side (padding AUTO
+ * pads it to their next multiple, as clipt bench --brute-force's padded
+ * candidates do), under every sequence. */
 #include "support.h"
 #include "plan.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define SHAPES 10000
@@ -66,20 +69,21 @@ static void bench_close(bench *b)
  * them. */
 typedef struct tally {
     size_t per_elem[COUNT(elem_sizes)];
-    size_t multi_stage, padded;
+    size_t multi_stage, padded, by_model;
 } tally;
 
 /* One shape: writes the pattern over the region the run may touch, runs
  * the automatic plan, and compares that region, plus SLACK bytes after it,
  * with the expected bytes (the padding room itself may hold anything). */
 static void run_shape(test_env *env, clipt_context cx, bench *b, size_t i, size_t rows,
-                      size_t cols, size_t elem, size_t offset, tally *t)
+                      size_t cols, size_t elem, size_t offset, const clipt_plan_options *o,
+                      tally *t)
 {
     const size_t bytes = rows * cols * elem;
     clipt_plan plan = NULL;
     cl_event done = NULL;
     size_t first, span;
-    clipt_status s = clipt_plan_create(cx, rows, cols, elem, NULL, &plan);
+    clipt_status s = clipt_plan_create(cx, rows, cols, elem, o, &plan);
     if (s != CLIPT_SUCCESS)
         fail_msg("shape %zu: %zu x %zu, %zu-byte elements: clipt_plan_create: %s", i, rows,
                  cols, elem, clipt_status_string(s));
@@ -108,48 +112,86 @@ static void run_shape(test_env *env, clipt_context cx, bench *b, size_t i, size_
     }
     t->multi_stage += plan->num_stages > 1;
     t->padded += clipt_plan_buffer_size(plan) > bytes;
+    t->by_model += strstr(plan->choice.why, "by the cost model") != NULL;
     clipt_plan_release(plan);
 }
 
 static void test_random_small_shapes(void **state)
 {
     test_env *env = TEST_ENV(state);
-    clipt_context contexts[3];
-    tally t = {{0}, 0, 0};
+    clipt_context contexts[5];
+    tally t = {{0}, 0, 0, 0};
     uint64_t seed = 10000;
     bench b;
-    struct timespec start, end;
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    const double start = util_now_seconds();
     contexts[0] = env->ctx;
     contexts[1] = test_context_limited(env, 48 * 1024);
     contexts[2] = test_context_limited(env, 4 * 1024);
+    contexts[3] = test_context_gpu_like(env, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation");
+    contexts[4] = test_context_gpu_like(env, "Some GPU", "Some Vendor");
     bench_open(env, &b);
     for (size_t i = 0; i < SHAPES; i++) {
         const size_t e = (size_t)(test_rand(&seed) % COUNT(elem_sizes));
         const size_t offset = elem_sizes[e] * (size_t)(test_rand(&seed) % (MAX_OFFSET + 1));
         size_t rows, cols;
         random_shape(&seed, &rows, &cols);
-        run_shape(env, contexts[i % COUNT(contexts)], &b, i, rows, cols, elem_sizes[e], offset, &t);
+        run_shape(env, contexts[i % COUNT(contexts)], &b, i, rows, cols, elem_sizes[e], offset,
+                  NULL, &t);
         t.per_elem[e]++;
     }
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    print_message("%d shapes bit-exact in %.1f s (", SHAPES,
-                  (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec));
+    print_message("%d shapes bit-exact in %.1f s (", SHAPES, util_now_seconds() - start);
     for (size_t e = 0; e < COUNT(elem_sizes); e++)
         print_message("%zu with %zu-byte elements, ", t.per_elem[e], elem_sizes[e]);
-    print_message("%zu plans of several stages, %zu padded)\n", t.multi_stage, t.padded);
+    print_message("%zu plans of several stages, %zu padded, %zu chosen by the cost model "
+                  "over Algorithm 5)\n", t.multi_stage, t.padded, t.by_model);
     for (size_t e = 0; e < COUNT(elem_sizes); e++)
         assert_true(t.per_elem[e] > SHAPES / 10);
-    assert_true(t.multi_stage > SHAPES / 10 && t.padded > 0);
+    assert_true(t.multi_stage > SHAPES / 10 && t.padded > 0 && t.by_model > SHAPES / 100);
     bench_close(&b);
-    clipt_context_release(contexts[1]);
-    clipt_context_release(contexts[2]);
+    for (size_t c = 1; c < COUNT(contexts); c++)
+        clipt_context_release(contexts[c]);
+}
+
+/* Forced tiles that do not divide their side, with padding AUTO: the side
+ * is padded to the tile's next multiple.  Every sequence, shapes up to
+ * 64 x 64 on a GPU's 48 KiB, every element size; the padding is real (the
+ * plan's buffer is larger than the matrix, or the sequence drops it). */
+static void test_forced_padded_tiles(void **state)
+{
+    static const clipt_sequence seqs[] = {
+        CLIPT_SEQUENCE_2_1, CLIPT_SEQUENCE_2_2, CLIPT_SEQUENCE_3_1, CLIPT_SEQUENCE_3_2,
+        CLIPT_SEQUENCE_4_1, CLIPT_SEQUENCE_4_2, CLIPT_SEQUENCE_4_3};
+    test_env *env = TEST_ENV(state);
+    clipt_context gpu = test_context_limited(env, 48 * 1024);
+    tally t = {{0}, 0, 0, 0};
+    uint64_t seed = 4242;
+    size_t runs = 0;
+    bench b;
+    bench_open(env, &b);
+    for (size_t i = 0; i < 300; i++) {
+        const size_t e = i % COUNT(elem_sizes);
+        const size_t rows = test_rand_range(&seed, 9, 64), cols = test_rand_range(&seed, 9, 64);
+        clipt_plan_options o;
+        clipt_plan_options_init(&o);
+        o.sequence = seqs[i % COUNT(seqs)];
+        /* factors below the side that (mostly) leave a remainder */
+        o.tile_m = test_rand_range(&seed, 2, rows / 2);
+        o.tile_n = test_rand_range(&seed, 2, cols / 2);
+        run_shape(env, gpu, &b, i, rows, cols, elem_sizes[e], 0, &o, &t);
+        runs++;
+    }
+    print_message("%zu forced plans with padding tiles bit-exact, %zu padded\n", runs,
+                  t.padded);
+    assert_true(t.padded > runs / 2);
+    bench_close(&b);
+    clipt_context_release(gpu);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_small_shapes),
+        cmocka_unit_test(test_forced_padded_tiles),
     };
     test_apply_filter();
     return cmocka_run_group_tests(tests, test_group_open, test_group_close);

@@ -30,29 +30,54 @@ static clipt_context wide_context(test_env *env, cl_ulong local_mem_bytes)
     return c;
 }
 
-static clipt_stage_spec spec_of(clipt_stage_kind kind, uint64_t instances, uint64_t a,
+static clipt_stage_spec spec_of(clipt_stage_op kind, uint64_t instances, uint64_t a,
                                 uint64_t b, uint64_t s, uint64_t sa, uint64_t sb)
 {
     clipt_stage_spec sp = {kind, "test", instances, a, b, s, sa, sb};
     return sp;
 }
 
+/* The SMALL_INDEX value in a stage's kernel build options (-1: none).  No
+ * public query reports it (it is how a kernel indexes, not what a plan
+ * does), so the tests read the stage's own options. */
+static int stage_small_index(const clipt_stage *st)
+{
+    const char *at = strstr(st->options, "-DSMALL_INDEX=");
+    return at ? atoi(at + strlen("-DSMALL_INDEX=")) : -1;
+}
+
 /* The SMALL_INDEX value `sp` is built with on context c (-1: none), and
  * the kernel family it runs as. */
 static int small_index_of(clipt_context c, const clipt_stage_spec *sp, size_t elem,
-                          clipt_stage_kind *kind_used)
+                          clipt_kernel_family *kind_used)
 {
     clipt_stage st;
-    const char *at;
-    int value = -1;
+    int value;
     assert_status(clipt_stage_prepare(c, sp, elem, &c->profile.tuning, &st), CLIPT_SUCCESS);
-    at = strstr(st.options, "-DSMALL_INDEX=");
-    if (at)
-        value = atoi(at + strlen("-DSMALL_INDEX="));
+    value = stage_small_index(&st);
     if (kind_used)
-        *kind_used = st.kind_used;
+        *kind_used = st.family->id;
     clipt_stage_release(&st);
     return value;
+}
+
+/* Of a plan's stages (clipt_plan_query_stage): whether any is built with
+ * 32-bit indexing (SMALL_INDEX=1), and whether any pads (*wide_pad) with 64-bit
+ * indexing (SMALL_INDEX=0). */
+static int plan_has_small_index(clipt_plan p, int *wide_pad)
+{
+    clipt_plan_info info;
+    int small = 0;
+    *wide_pad = 0;
+    assert_status(clipt_plan_query(p, &info), CLIPT_SUCCESS);
+    for (unsigned k = 0; k < info.num_stages; k++) {
+        clipt_stage_info si;
+        const int index = stage_small_index(&p->stages[k]);
+        assert_status(clipt_plan_query_stage(p, k, &si), CLIPT_SUCCESS);
+        small |= index == 1;
+        *wide_pad |= si.op == CLIPT_OP_PAD && index == 0;
+    }
+    return small;
 }
 
 /* ---- 64-bit paths on small shapes ------------------------------------------ */
@@ -60,9 +85,9 @@ static int small_index_of(clipt_context c, const clipt_stage_spec *sp, size_t el
 /* One stage on the wide context: built with SMALL_INDEX=0 as the family
  * `kind`, and exact. */
 static void run_wide_stage(test_env *wide, const clipt_stage_spec *sp, size_t elem,
-                           size_t offset, clipt_stage_kind kind)
+                           size_t offset, clipt_kernel_family kind)
 {
-    clipt_stage_kind used;
+    clipt_kernel_family used;
     size_t bad = 0;
     clipt_status s;
     if (small_index_of(wide->ctx, sp, elem, &used) != 0 || used != kind)
@@ -92,16 +117,16 @@ static void test_wide_index_stages(void **state)
     for (size_t e = 0; e < COUNT(elem_sizes); e++) {
         for (size_t i = 0; i < COUNT(rows_cases); i++) {
             const uint64_t *c = rows_cases[i];
-            clipt_stage_spec pad = spec_of(CLIPT_STAGE_PAD, c[0], c[1], 1, 1, c[1], c[2]);
-            clipt_stage_spec unpad = spec_of(CLIPT_STAGE_UNPAD, c[0], c[1], 1, 1, c[2], c[1]);
-            run_wide_stage(&wide, &pad, elem_sizes[e], e, CLIPT_STAGE_PAD);
-            run_wide_stage(&wide, &unpad, elem_sizes[e], i, CLIPT_STAGE_UNPAD);
+            clipt_stage_spec pad = spec_of(CLIPT_OP_PAD, c[0], c[1], 1, 1, c[1], c[2]);
+            clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, c[0], c[1], 1, 1, c[2], c[1]);
+            run_wide_stage(&wide, &pad, elem_sizes[e], e, CLIPT_FAMILY_ROWS);
+            run_wide_stage(&wide, &unpad, elem_sizes[e], i, CLIPT_FAMILY_ROWS);
         }
         for (size_t i = 0; i < COUNT(walk_cases); i++) {
             const uint64_t *c = walk_cases[i];
-            clipt_stage_spec walk = spec_of(CLIPT_STAGE_SHIFT100, c[0], c[1], c[2], c[3], 0, 0);
+            clipt_stage_spec walk = spec_of(CLIPT_OP_MOVE_SUPER, c[0], c[1], c[2], c[3], 0, 0);
             run_wide_stage(&wide, &walk, elem_sizes[e], e + i,
-                           CLIPT_STAGE_SHIFT100_SEGMENTS);
+                           CLIPT_FAMILY_SUPER_SEGMENTS);
         }
     }
     clipt_context_release(wide.ctx);
@@ -122,17 +147,24 @@ static void test_wide_index_plans(void **state)
     for (size_t i = 0; i < COUNT(cases); i++) {
         const size_t elem = elem_sizes[i % COUNT(elem_sizes)];
         clipt_plan_options o;
+        clipt_plan p = NULL;
         size_t bad = 0;
         clipt_status s;
+        int small, wide_pad;
         clipt_plan_options_init(&o);
         o.sequence = cases[i].seq;
+        /* the plan test_run_transpose makes, read back */
+        assert_status(clipt_plan_create(wide.ctx, cases[i].rows, cases[i].cols, elem, &o, &p),
+                      CLIPT_SUCCESS);
+        small = plan_has_small_index(p, &wide_pad);
+        clipt_plan_release(p);
         s = test_run_transpose(&wide, cases[i].rows, cases[i].cols, elem, elem * i, &o, &bad,
                                describe, sizeof describe);
-        if (s != CLIPT_SUCCESS || bad != 0 || strstr(describe, "SMALL_INDEX=1"))
+        if (s != CLIPT_SUCCESS || bad != 0 || small)
             fail_msg("64-bit plan %zu x %zu, %zu-byte elements: %s, %zu bytes wrong\n%s",
                      cases[i].rows, cases[i].cols, elem, clipt_status_string(s), bad,
                      describe);
-        padded |= strstr(describe, "pad kernel pad_rows") != NULL;
+        padded |= wide_pad;
     }
     if (!padded)
         fail_msg("no case was padded: the 64-bit padding path did not run");
@@ -154,8 +186,8 @@ static void test_index_switch(void **state)
     clipt_context c = TEST_ENV(state)->ctx;
     for (size_t i = 0; i < COUNT(cases); i++) {
         const uint64_t rows = cases[i][0], width = cases[i][1];
-        clipt_stage_spec pad = spec_of(CLIPT_STAGE_PAD, rows, width, 1, 1, width, width + 1);
-        clipt_stage_spec unpad = spec_of(CLIPT_STAGE_UNPAD, rows, width, 1, 1, width + 1,
+        clipt_stage_spec pad = spec_of(CLIPT_OP_PAD, rows, width, 1, 1, width, width + 1);
+        clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, rows, width, 1, 1, width + 1,
                                          width);
         const int want = (int)cases[i][2];
         if (small_index_of(c, &pad, 1, NULL) != want ||
@@ -166,7 +198,7 @@ static void test_index_switch(void **state)
     /* walks switch on one instance's a x b (never 2^32 in practice: the
      * host walks at most 2^28 positions), at the context's threshold */
     {
-        clipt_stage_spec walk = spec_of(CLIPT_STAGE_SHIFT100, 2, 100, 37, 3, 0, 0);
+        clipt_stage_spec walk = spec_of(CLIPT_OP_MOVE_SUPER, 2, 100, 37, 3, 0, 0);
         clipt_context at = wide_context(TEST_ENV(state), 0);
         at->wide_index_from = 100 * 37;
         assert_int_equal(small_index_of(at, &walk, 4, NULL), 0);
@@ -217,9 +249,7 @@ static void test_large_plans_scratch(void **state)
         assert_status(clipt_plan_create(c, rows, cols, elem, NULL, &p), CLIPT_SUCCESS);
         share = 100.0 * (double)clipt_plan_scratch_size(p) / bytes;
         clipt_plan_describe(p, text, sizeof text);
-        for (unsigned k = 0; k < p->num_stages; k++)
-            wide_pad |= p->stages[k].spec.kind == CLIPT_STAGE_PAD &&
-                        strstr(p->stages[k].options, "-DSMALL_INDEX=0") != NULL;
+        plan_has_small_index(p, &wide_pad);
         print_message("%zu x %zu, %zu-byte elements: scratch %.3f %% of the matrix\n", rows,
                       cols, elem, share);
         if (!(share < 1.0) || wide_pad != cases[i].wide_pad)

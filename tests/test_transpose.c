@@ -492,8 +492,9 @@ static void test_describe(void **state)
 {
     static const char *const wanted[] = {
         "96 x 120", "4-byte", "sequence: 3.2", "m=8", "n=12",
-        "padded shape: 96 x 120", "stage 1: 0100!", "stage 2: 0010!",
-        "stage 3: 100!"};
+        "padded shape: 96 x 120", "stage 1: move blocks along cycles (0100!), kernel",
+        "stage 2: tile transpose in local memory (0010!), kernel",
+        "stage 3: move blocks along cycles (100!), kernel"};
     char text[8192];
     clipt_plan p;
     clipt_plan_options o;
@@ -525,7 +526,7 @@ static clipt_plan padded_plan(test_env *env)
         o.sequence = candidates[i].seq;
         assert_status(clipt_plan_create(env->ctx, candidates[i].rows,
                                         candidates[i].cols, 1, &o, &p), CLIPT_SUCCESS);
-        if (p->prows != p->rows || p->pcols != p->cols)
+        if (p->choice.prows != p->rows || p->choice.pcols != p->cols)
             return p;
         clipt_plan_release(p);
     }
@@ -545,13 +546,13 @@ static void test_describe_padding(void **state)
     assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
     snprintf(want, sizeof want, "shape: %zu x %zu", p->rows, p->cols);
     expect_text(text, want);
-    snprintf(want, sizeof want, "padded shape: %zu x %zu\n", p->prows, p->pcols);
+    snprintf(want, sizeof want, "padded shape: %zu x %zu\n", p->choice.prows, p->choice.pcols);
     expect_text(text, want);
-    if (p->pcols != p->cols)
-        expect_text(text, "stage 1: pad");
-    if (p->prows != p->rows)
-        expect_text(text, ": unpad");
-    assert_int_equal(clipt_plan_buffer_size(p), p->prows * p->pcols);
+    if (p->choice.pcols != p->cols)
+        expect_text(text, "stage 1: spread rows apart for the padding (pad), kernel");
+    if (p->choice.prows != p->rows)
+        expect_text(text, ": squeeze the padding out (unpad), kernel");
+    assert_int_equal(clipt_plan_buffer_size(p), p->choice.prows * p->choice.pcols);
     clipt_plan_release(p);
 }
 
@@ -653,7 +654,7 @@ static void test_groups_100_applied(void **state)
     o.tile_m = o.tile_n = 16;
     assert_status(clipt_plan_create(TEST_ENV(state)->ctx, 256, 256, 4, &o, &p), CLIPT_SUCCESS);
     for (unsigned i = 0; i < p->num_stages; i++)
-        if (p->stages[i].spec.kind == CLIPT_STAGE_SHIFT100) {
+        if (p->stages[i].spec.op == CLIPT_OP_MOVE_SUPER) {
             checked++;
             if (p->stages[i].global != p->stages[i].local)
                 fail_msg("stage %u (%s) launches %zu work-groups, groups_100 is 1", i + 1,
@@ -681,9 +682,9 @@ static void test_tuning_overrides(void **state)
         {"groups_per_cu_010", 1, "transpose010_bs"},
         {"groups_per_cu_100", 1, "walk_segments"},
         /* no widening: Algorithm 5 keeps 24 (the default widens to 120) */
-        {"skinny_super", 8, "of 24-element super-elements"},
+        {"skinny_super", 8, "blocks of 24 elements (super-elements)"},
         {"min_super", 4, "walk_segments"},
-        {"align_bytes", 32, "aligned factors preferred"},
+        {"align_bytes", 32, "aligned ones preferred"},
     };
     static const shape shapes[] = {{384, 512, 4}, {32, 6000, 4}};
     char text[8192], want[64];
@@ -695,6 +696,8 @@ static void test_tuning_overrides(void **state)
         size_t mismatch = 1;
         const shape *sh = &shapes[strcmp(cases[i].name, "skinny_super") == 0];
         clipt_plan_options_init(&o);
+        /* Algorithm 5's tiles, whose reasons and stages the cases name */
+        o.tile_rule = CLIPT_TILE_RULE_ALG5;
         assert_status(clipt_plan_options_set_tuning(&o, cases[i].name, cases[i].value),
                       CLIPT_SUCCESS);
         assert_status(test_run_transpose(&gpu, sh->rows, sh->cols, sh->elems, 0,

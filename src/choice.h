@@ -1,0 +1,65 @@
+/* The plan's host policy, all tile rules in one place: the tile factors
+ * (Algorithms 1, 2 and 5 of Gómez-Luna et al., TPDS 2016, and clipt's
+ * refinements), the padding, and the sequence (Algorithm 3).  Pure: no
+ * OpenCL calls, only the device profile's numbers. */
+#ifndef CLIPT_CHOICE_H
+#define CLIPT_CHOICE_H
+
+#include "cost.h"
+#include "device.h"
+
+#include <stddef.h>
+
+/* A chosen factor and the (possibly padded) dimension it divides. */
+typedef struct clipt_tile_choice {
+    size_t dim;     /* padded dimension (== the input when not padded) */
+    size_t factor;  /* tile side, divides dim */
+} clipt_tile_choice;
+
+/* Algorithm 5: a dimension in [1, max] (or below min) is one whole tile;
+ * otherwise the smallest divisor of dim in [min, max].  When there is none,
+ * with allow_pad the dimension grows by one until there is (max >= min
+ * guarantees this within min steps); without, the largest divisor <= max. */
+clipt_tile_choice clipt_tile_alg5(size_t dim, size_t min, size_t max, int allow_pad);
+
+/* Algorithm 5 preferring factors that are multiples of `step` (so that a
+ * super-element of that many elements covers whole memory sectors): the
+ * smallest such divisor of dim in [min, max] if there is one; else
+ * Algorithm 5's unpadded choice if there is one; else, with allow_pad, the
+ * smallest dim' > dim with such a divisor (padding that is needed anyway
+ * then also aligns the super-elements).  step <= 1, or no multiple of step
+ * in [min, max], is plain Algorithm 5. */
+clipt_tile_choice clipt_tile_alg5_aligned(size_t dim, size_t min, size_t max,
+                                          int allow_pad, size_t step);
+
+/* Algorithm 1 (Catanzaro et al.'s heuristic): largest divisor <= limit. */
+size_t clipt_tile_alg1(size_t dim, size_t limit);
+
+/* Algorithm 2: among divisors m of M and n of N strictly inside (min, max)
+ * with m*n <= lm_words, the pair that maximises local-memory use
+ * floor(lm_words / (m*n)) * m * n.  Falls back to Algorithm 5 without padding
+ * for a side with no eligible divisor.  Results in *m, *n. */
+void clipt_tile_alg2(size_t M, size_t N, size_t min, size_t max,
+                     size_t lm_words, size_t *m, size_t *n);
+
+/* The factorisation and sequence of a staged plan. */
+typedef struct clipt_plan_choice {
+    size_t prows, pcols, m, n;    /* padded shape, tile factors of it  */
+    clipt_sequence sequence;
+    const char *why;              /* reason for the tiles              */
+} clipt_plan_choice;
+
+/* What the cost model needs of the device (cost.h). */
+clipt_cost_env clipt_cost_env_of(const clipt_device_profile *p);
+
+/* Chooses for a rows x cols matrix of elem-byte elements, with the options
+ * (already checked) and the plan's tuning.  Errors:
+ * CLIPT_ERROR_INCOMPATIBLE_OPTIONS (a forced tile that does not divide its
+ * dimension). */
+clipt_status clipt_plan_choose(const clipt_device_profile *profile,
+                               size_t rows, size_t cols, size_t elem,
+                               const clipt_plan_options *opts,
+                               const clipt_tuning *tuning,
+                               clipt_plan_choice *choice);
+
+#endif

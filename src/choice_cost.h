@@ -1,0 +1,40 @@
+/* The plan's choice by predicted time: candidate sequences and tile pairs
+ * around Algorithm 5's choice, each priced by the cost model (cost.h) on
+ * its stage specs alone (no kernels, no allocation), the cheapest kept.
+ * choice.c calls it with its own choice as the fallback candidate. */
+#ifndef CLIPT_CHOICE_COST_H
+#define CLIPT_CHOICE_COST_H
+
+#include "cost.h"
+
+#include <stddef.h>
+
+/* What the search may do: the shape, the limits of a tile, the tuning. */
+typedef struct clipt_cost_search {
+    size_t rows, cols, elem;
+    size_t lm;                 /* tile elements that fit local memory      */
+    size_t min;                /* Algorithm 5's Min                         */
+    size_t step;               /* preferred factor step (align_bytes)       */
+    int pad;                   /* padding allowed                           */
+    clipt_sequence sequence;   /* AUTO, or the one sequence to consider     */
+    size_t max_elems;          /* padded matrix at most this many elements  */
+    const clipt_tuning *tuning;
+    clipt_cost_env env;
+} clipt_cost_search;
+
+/* A candidate plan: padded shape, factors, sequence, predicted seconds. */
+typedef struct clipt_cost_choice {
+    size_t prows, pcols, m, n;
+    clipt_sequence sequence;
+    double seconds;
+} clipt_cost_choice;
+
+/* Prices `fallback` and the candidates around it; writes the cheapest to
+ * *best, which stays `fallback` (with its price) unless another candidate
+ * is predicted faster by more than a small margin: the model is not exact,
+ * and Algorithm 5 with the sequence rule is the measured default.  Returns
+ * the number of candidates priced. */
+unsigned clipt_cost_choose(const clipt_cost_search *s, const clipt_cost_choice *fallback,
+                           clipt_cost_choice *best);
+
+#endif

@@ -1,0 +1,201 @@
+/* The cost model (see cost.h for its form). */
+#include "cost.h"
+#include "factor.h"
+
+/* Work-groups of the padding kernels move chunks of about this many bytes
+ * (stage_pad.c: 16 KiB, at most half the local memory). */
+#define COST_PAD_CHUNK_BYTES 16384
+/* The step of a segment walk the move efficiency is measured at. */
+#define COST_REFERENCE_STEP_BYTES 16.0
+/* Warp phases sampled for the sector share of a walk. */
+#define COST_MAX_PHASES 16
+
+static double permille(unsigned v) { return v / 1000.0; }
+
+static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
+
+clipt_kernel_family clipt_cost_family(const clipt_stage_spec *spec, size_t elem,
+                                      const clipt_cost_env *env)
+{
+    switch (spec->op) {
+    case CLIPT_OP_TRANSPOSE_TILES:
+        return (double)spec->a * (double)spec->b * (double)elem <= (double)env->tile_bytes
+                   ? CLIPT_FAMILY_TILE_LOCAL
+                   : CLIPT_FAMILY_TILE_CYCLES;
+    case CLIPT_OP_MOVE_SUPER:
+        return clipt_spec_transposes_super(spec) ? CLIPT_FAMILY_SUPER_LOCAL
+                                                 : CLIPT_FAMILY_SUPER_SEGMENTS;
+    default:
+        return CLIPT_FAMILY_ROWS;
+    }
+}
+
+/* Expected sectors of `sector` bytes that a run of `len` bytes touches
+ * when it starts at `at` plus a random multiple of g (g divides sector):
+ * 1, plus the share of starts whose run crosses each sector boundary. */
+static double run_sectors(size_t at, size_t len, size_t g, size_t sector)
+{
+    const size_t rest = at % g;
+    const size_t crossing = rest == 0 ? (len - 1) / g : (len - 1 + rest) / g;
+    return 1.0 + (double)g * (double)crossing / (double)sector;
+}
+
+/* The used share of the sector bytes a segment walk touches: super-elements
+ * of s elements sit at random positions (so at random multiples of
+ * gcd(s * elem, sector) bytes); their W = s / q work-items each take q
+ * elements, W apart, and a warp of `warp` consecutive work-items (spanning
+ * super-elements) reads, per step, one run of adjacent elements per
+ * super-element it covers.  Averaged over the warps' phases (sampled). */
+static double walk_sector_eff(uint64_t s, size_t elem, size_t q, size_t warp, size_t sector)
+{
+    const size_t W = (size_t)(s / q);
+    const size_t g = clipt_gcd(sector, (size_t)(s * elem % sector));
+    const size_t G = clipt_gcd(warp, W), phases = W / G;
+    const size_t stride = phases > COST_MAX_PHASES ? phases / COST_MAX_PHASES : 1;
+    double used = 0, touched = 0;
+    for (size_t k = 0; k < phases; k += stride)
+        for (size_t t = k * G, end = k * G + warp; t < end;) {
+            const size_t w0 = t % W, run = min_size(W - w0, end - t);
+            for (size_t e = 0; e < q; e++) {
+                used += (double)(run * elem);
+                touched += run_sectors((e * W + w0) * elem, run * elem, g, sector);
+            }
+            t += run;
+        }
+    return touched > 0 ? used / ((double)sector * touched) : 1.0;
+}
+
+/* Flags the padding kernels' chunks wait for, all chunks together: chunk d
+ * waits for the chunks whose sources its destination overwrites, as many
+ * as the rows' shift at d spans chunks; the shift grows with the row, so
+ * on average half the last row's. */
+static double pad_waits(const clipt_stage_spec *sp, size_t elem, const clipt_tuning *t,
+                        const clipt_cost_env *env)
+{
+    const size_t chunk_bytes = min_size(COST_PAD_CHUNK_BYTES, env->local_bytes / 2);
+    const size_t wg = t->wg_010 ? t->wg_010 : 1;
+    size_t regs = chunk_bytes / (min_size(wg, 256) * elem);
+    double chunk, chunks, shift;
+    if (regs < 2)
+        regs = 2;
+    chunk = (double)wg * (double)regs;
+    chunks = (double)sp->instances * (double)sp->a / chunk;
+    shift = (double)sp->instances * (double)(sp->sa > sp->sb ? sp->sa - sp->sb : sp->sb - sp->sa);
+    return chunks * shift / (2 * chunk);
+}
+
+static clipt_cost_kind kind_of(clipt_kernel_family family, clipt_stage_op op)
+{
+    switch (family) {
+    case CLIPT_FAMILY_TILE_LOCAL:
+        return CLIPT_COST_TILES;
+    case CLIPT_FAMILY_SUPER_SEGMENTS:
+        return CLIPT_COST_MOVE;
+    case CLIPT_FAMILY_ROWS:
+        return op == CLIPT_OP_PAD ? CLIPT_COST_PAD : CLIPT_COST_UNPAD;
+    default:
+        return CLIPT_COST_SLOW;
+    }
+}
+
+void clipt_cost_features_of(const clipt_stage_spec *sp, clipt_kernel_family family,
+                            size_t elem, const clipt_tuning *t, const clipt_cost_env *env,
+                            clipt_cost_features *f)
+{
+    const int rows = sp->op == CLIPT_OP_PAD || sp->op == CLIPT_OP_UNPAD;
+    f->kind = kind_of(family, sp->op);
+    f->elem = (double)elem;
+    f->bytes = 2.0 * (double)elem *
+               (rows ? (double)sp->instances * (double)sp->a : (double)clipt_spec_region_elems(sp));
+    /* walks save heads first; padding and the flag families zero flags */
+    f->launches = f->kind == CLIPT_COST_TILES ? 1 : 2;
+    f->sector_eff = 1;
+    f->step_bytes = COST_REFERENCE_STEP_BYTES;
+    f->waits = rows ? pad_waits(sp, elem, t, env) : 0;
+    if (f->kind == CLIPT_COST_MOVE) {
+        const size_t q = clipt_walk_slice_elems((size_t)sp->s, elem, t->walk_item_bytes);
+        const size_t sector = t->align_bytes ? t->align_bytes : 1;
+        f->step_bytes = (double)(q * elem);
+        f->sector_eff = walk_sector_eff(sp->s, elem, q, env->simd_width ? env->simd_width : 1,
+                                        sector);
+    }
+}
+
+double clipt_cost_seconds(const clipt_cost_features *f, const clipt_tuning *t)
+{
+    const double copy_s = f->bytes / ((double)t->model_copy_gbs * 1e9);
+    const double launch_s = f->launches * (double)t->model_launch_ns * 1e-9;
+    const double per_elem = 4.0 / f->elem;
+    double cost;
+    switch (f->kind) {
+    case CLIPT_COST_TILES:
+        cost = 1 / permille(t->model_tiles_eff) +
+               permille(t->model_tiles_elem) * (per_elem - 1);
+        break;
+    case CLIPT_COST_MOVE: {
+        const double ms = permille(t->model_move_sector), mq = permille(t->model_move_step);
+        const double rest = ms + mq < 1 ? 1 - ms - mq : 0;
+        cost = (rest + ms / f->sector_eff + mq * COST_REFERENCE_STEP_BYTES / f->step_bytes) /
+               permille(t->model_move_eff);
+        break;
+    }
+    case CLIPT_COST_PAD:
+    case CLIPT_COST_UNPAD:
+        cost = 1 / permille(f->kind == CLIPT_COST_PAD ? t->model_pad_eff : t->model_unpad_eff) +
+               permille(t->model_rows_elem) * (per_elem - 1);
+        break;
+    default:
+        cost = 1 / permille(t->model_slow_eff);
+        break;
+    }
+    /* wide elements cannot make a stage faster than a tenth of a copy */
+    if (cost < 0.1)
+        cost = 0.1;
+    return launch_s + copy_s * cost + f->waits * (double)t->model_wait_ps * 1e-12;
+}
+
+double clipt_cost_stage_seconds(const clipt_stage_spec *spec, size_t elem,
+                                const clipt_tuning *t, const clipt_cost_env *env)
+{
+    clipt_cost_features f;
+    clipt_cost_features_of(spec, clipt_cost_family(spec, elem, env), elem, t, env, &f);
+    return clipt_cost_seconds(&f, t);
+}
+
+double clipt_cost_staged_seconds(const clipt_staged_layout *l, size_t elem,
+                                 const clipt_tuning *t, const clipt_cost_env *env)
+{
+    clipt_stage_spec specs[CLIPT_MAX_STAGES];
+    const int count = clipt_staged_specs(l, specs);
+    double total = 0;
+    if (count < 0)
+        return -1;
+    for (int i = 0; i < count; i++)
+        total += clipt_cost_stage_seconds(&specs[i], elem, t, env);
+    return total;
+}
+
+double clipt_cost_passes_seconds(const clipt_cost_pass *passes, unsigned count, size_t elem,
+                                 const clipt_tuning *t, const clipt_cost_env *env)
+{
+    const size_t sector = t->align_bytes ? t->align_bytes : 1;
+    double total = 0;
+    (void)env;
+    for (unsigned i = 0; i < count; i++) {
+        const clipt_cost_pass *p = &passes[i];
+        clipt_cost_features f = {CLIPT_COST_TILES, p->bytes, p->launches, (double)elem, 1,
+                                 COST_REFERENCE_STEP_BYTES, 0};
+        if (p->kind == CLIPT_COST_PASS_SCATTERED) {
+            const size_t run = p->run_bytes >= 1 ? (size_t)p->run_bytes : 1;
+            f.kind = CLIPT_COST_MOVE;
+            f.sector_eff = (double)run /
+                           ((double)sector * run_sectors(0, run, clipt_gcd(run, sector), sector));
+            if (p->step_bytes > 0)
+                f.step_bytes = p->step_bytes;
+        } else if (p->kind != CLIPT_COST_PASS_STAGED) {
+            return -1;
+        }
+        total += clipt_cost_seconds(&f, t);
+    }
+    return total;
+}

@@ -1,0 +1,79 @@
+/* What stages do, and how a transposition is built from them: the spec
+ * algebra, free of OpenCL types (sizes are uint64_t; clipt.h is included
+ * for its plain enums clipt_stage_op and clipt_sequence only), so that it
+ * can be reasoned about and tested on the host alone.
+ *
+ * A plan is a list of stage specs over a region of `batch` consecutive
+ * matrices; a 2-D transposition is the case batch = 1. */
+#ifndef CLIPT_SPEC_H
+#define CLIPT_SPEC_H
+
+#include "clipt.h"
+
+#include <stdint.h>
+
+/* One elementary transposition.  TRANSPOSE_TILES and MOVE_SUPER: the region
+ * is `instances` consecutive a x b matrices of super-elements of s elements
+ * (s = 1 for tiles); each becomes its b x a transpose.  MOVE_SUPER with
+ * sa * sb == s, sa and sb > 1: every super-element (an sa x sb tile) is
+ * also transposed (fused 1000!+0010!).  PAD and UNPAD: `instances` logical
+ * rows of `a` elements move from a row pitch of sa elements to a pitch of
+ * sb (PAD: sb > sa, forward, from the end; UNPAD: sb < sa, backward, from
+ * the start); b and s are 1. */
+typedef struct clipt_stage_spec {
+    clipt_stage_op op;
+    const char *label;       /* the papers' name: "100!", "0010!", "pad" */
+    uint64_t instances, a, b, s;
+    uint64_t sa, sb;
+} clipt_stage_spec;
+
+/* Whether the stage changes nothing (a or b is 1 and no inner transpose,
+ * no instances, or a pitch that stays). */
+int clipt_spec_is_identity(const clipt_stage_spec *spec);
+
+/* Whether each super-element is also transposed (fused 1000!+0010!). */
+int clipt_spec_transposes_super(const clipt_stage_spec *spec);
+
+/* Elements of one instance: a * b * s (for PAD and UNPAD, one row: a). */
+uint64_t clipt_spec_instance_elems(const clipt_stage_spec *spec);
+
+/* Elements of the region the stage works on (PAD and UNPAD: every row at
+ * the wider pitch). */
+uint64_t clipt_spec_region_elems(const clipt_stage_spec *spec);
+
+/* At most: padding, a sequence's stages, unpadding. */
+#define CLIPT_MAX_SEQUENCE_STAGES 4
+#define CLIPT_MAX_STAGES (CLIPT_MAX_SEQUENCE_STAGES + 2)
+
+/* Sequences of elementary transpositions (TPDS 2016, Fig. 2): each turns
+ * the row-major M x N matrix, M = M'm and N = N'n, into its N x M transpose.
+ * Fills specs with the stages of `seq` for the factorisation (M', m, N', n),
+ * identities included, and returns their count (0 for an unknown
+ * sequence).  2.1 ignores n and 2.2 ignores m (they use the whole other
+ * dimension); 1 ignores both. */
+unsigned clipt_sequence_specs(clipt_sequence seq, uint64_t Mp, uint64_t m,
+                              uint64_t Np, uint64_t n,
+                              clipt_stage_spec specs[CLIPT_MAX_SEQUENCE_STAGES]);
+
+/* "3.1", "2.2", ... ; "?" for unknown. */
+const char *clipt_sequence_name(clipt_sequence seq);
+
+/* A staged transposition (Gómez-Luna et al.): `batch` consecutive rows x
+ * cols matrices, each padded to prows x pcols (the padding rows after it,
+ * the padding columns at the end of every row), tiled m x n, transposed by
+ * `sequence`. */
+typedef struct clipt_staged_layout {
+    uint64_t batch, rows, cols;
+    uint64_t prows, pcols, m, n;
+    clipt_sequence sequence;
+} clipt_staged_layout;
+
+/* Fills specs with the stages that transpose the layout in place, in order
+ * (padding, the sequence, unpadding), identities left out, and returns
+ * their count: 0 when nothing moves (a single row or column), -1 for an
+ * unknown sequence or for padding with batch > 1 (the matrices would then
+ * need padding each apart, which no stage does yet).  The result occupies
+ * the first batch * rows * cols elements: row-major cols x rows matrices. */
+int clipt_staged_specs(const clipt_staged_layout *l, clipt_stage_spec specs[CLIPT_MAX_STAGES]);
+
+#endif

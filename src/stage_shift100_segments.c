@@ -1,0 +1,194 @@
+/* 100!/0100!/1000! along cycle segments cut on the host at plan creation
+ * (cl/shift100_segments.cl, src/cycles.c): one launch saves each segment's
+ * head, a second walks every segment independently.  No flags. */
+#include "stage_kernel.h"
+#include "cycles.h"
+#include "factor.h"
+
+#include <stdio.h>
+
+/* Both kernels take the same arguments (save_segment_heads reads what
+ * walk_segments writes, and the other way round for `saved`). */
+#define SHIFT100_SEGMENTS_ARGS(X)                                              \
+    X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
+    X(instances, ULONG, "ulong") X(a, ULONG, "ulong") X(b, ULONG, "ulong")     \
+    X(magic, UINT, "uint") X(sh1, UINT, "uint") X(sh2, UINT, "uint")           \
+    X(slices, UINT, "uint") X(seg_start, GLOBAL, "ulong*")                     \
+    X(seg_length, GLOBAL, "uint*") X(seg_slot, GLOBAL, "uint*")                \
+    X(segments, ULONG, "ulong") X(saved_per_instance, ULONG, "ulong")          \
+    X(saved, GLOBAL, "elem_t*")
+CLIPT_KERNEL_ARGS(shift100_segments, SHIFT100_SEGMENTS_ARGS)
+
+static const clipt_kernel_decl kernels[] = {
+    {"save_segment_heads", shift100_segments_arg_decls,
+     CLIPT_COUNT_OF(shift100_segments_arg_decls)},
+    {"walk_segments", shift100_segments_arg_decls,
+     CLIPT_COUNT_OF(shift100_segments_arg_decls)}};
+
+static clipt_status upload(clipt_context c, const void *data, size_t bytes, cl_mem *out)
+{
+    cl_int err;
+    *out = clCreateBuffer(c->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          bytes ? bytes : 4, (void *)(uintptr_t)data, &err);
+    return err;
+}
+
+/* Bytes of one segment's descriptor (start, length, slot). */
+static size_t descriptor_bytes(const clipt_segments *segs)
+{
+    return sizeof *segs->start + sizeof *segs->length + sizeof *segs->slot;
+}
+
+/* Device bytes a segment walk keeps: the saved heads of every instance and
+ * the descriptors of every segment. */
+static uint64_t segment_bytes(const clipt_stage_spec *sp, size_t elem,
+                              const clipt_segments *segs)
+{
+    return sp->instances * segs->saved * sp->s * elem +
+           segs->count * (uint64_t)descriptor_bytes(segs);
+}
+
+/* Cuts the cycles into segments as short as the memory rule allows: the
+ * saved heads and the descriptors together stay under 0.95 % of the
+ * stage's data (or 4 MiB for small stages).  The segment length comes from
+ * an estimate (one head and one descriptor per seg_len positions) and is
+ * doubled, and the cycles walked again, in the rare case where short cycles
+ * make the real tables larger. */
+static clipt_status cut_segments(const clipt_stage_spec *sp, size_t elem,
+                                 clipt_segments *segs, unsigned *seg_len)
+{
+    const uint64_t stage_bytes = sp->instances * sp->a * sp->b * sp->s * elem;
+    /* 0.95 %: stages share the plan's scratch buffer (the largest heads)
+     * but each keeps its own tables, so the plan stays under 1 % */
+    const uint64_t share = stage_bytes / 10000 * 95;
+    const uint64_t budget = share > (4u << 20) ? share : (4u << 20);
+    *seg_len = 16;
+    while (sp->a * sp->b / *seg_len * (sp->instances * sp->s * elem + 16) > budget &&
+           *seg_len < (1u << 16))
+        *seg_len *= 2;
+    for (;;) {
+        clipt_status status = clipt_cycle_segments(sp->a, sp->b, *seg_len,
+                                                   (size_t)(budget / 16), segs);
+        if (status != CLIPT_SUCCESS)
+            return status;
+        if (segment_bytes(sp, elem, segs) <= budget || *seg_len >= (1u << 16))
+            return CLIPT_SUCCESS;
+        clipt_segments_free(segs);
+        *seg_len *= 2;
+    }
+}
+
+static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
+                            clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    clipt_segments_state *g = &st->f.segments;
+    const size_t q = clipt_walk_slice_elems((size_t)sp->s, elem, t->walk_item_bytes);
+    clipt_segments segs;
+    size_t wg_limit = 0, own_local = 0;
+    unsigned seg_len = 0;
+    clipt_status status;
+    if (sp->s / q > UINT32_MAX) /* slices per super-element: a uint argument */
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    if ((status = cut_segments(sp, elem, &segs, &seg_len)) != CLIPT_SUCCESS)
+        return status;
+    g->len = seg_len;
+    g->count = segs.count;
+    g->saved = segs.saved;
+    g->q = (unsigned)q;
+    snprintf(st->options, sizeof st->options,
+             "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=%u -DSMALL_INDEX=%d",
+             clipt_elem_type_name(elem), q, t->walk_unroll,
+             clipt_small_index(c, sp->a * sp->b));
+    if ((status = upload(c, segs.start, segs.count * sizeof *segs.start, &g->start)) ||
+        (status = upload(c, segs.length, segs.count * sizeof *segs.length, &g->length)) ||
+        (status = upload(c, segs.slot, segs.count * sizeof *segs.slot, &g->slot)))
+        goto done;
+    st->aux_bytes = segs.count * descriptor_bytes(&segs);
+    if ((status = clipt_make_kernel(c, st, kernels[1].name, &g->walk, &wg_limit,
+                                    &own_local)) ||
+        (status = clipt_make_kernel(c, st, kernels[0].name, &st->kernel, &wg_limit,
+                                    &own_local)))
+        goto done;
+    st->kernel_name = "save_segment_heads + walk_segments";
+    clipt_set_launch(st, clipt_min_size(t->wg_100, wg_limit),
+                     sp->instances * segs.count * (sp->s / q),
+                     clipt_min_size(t->wg_100, wg_limit),
+                     clipt_groups_cap(c, t->groups_per_cu_100, t->groups_100));
+    st->scratch_bytes = (size_t)(sp->instances * segs.saved * sp->s * elem);
+done:
+    clipt_segments_free(&segs);
+    return status;
+}
+
+static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const clipt_segments_state *seg = &st->f.segments;
+    shift100_segments_args v = {
+        .buf = g->buf, .offset = g->offset, .instances = g->instances, .a = sp->a,
+        .b = sp->b, .slices = (cl_uint)(sp->s / seg->q), .seg_start = seg->start,
+        .seg_length = seg->length, .seg_slot = seg->slot, .segments = seg->count,
+        .saved_per_instance = seg->saved, .saved = g->scratch};
+    cl_int err;
+    clipt_divisor_magic(sp->b, &v.magic, &v.sh1, &v.sh2);
+    err = shift100_segments_set(st->kernel, &v);
+    return err == CL_SUCCESS ? shift100_segments_set(seg->walk, &v) : err;
+}
+
+/* Saves the heads, then walks: the launch boundary orders them. */
+static clipt_status enqueue(const clipt_stage *st, cl_command_queue q, cl_mem scratch,
+                            cl_uint num_wait, const cl_event *wait, cl_event *first,
+                            cl_event *done)
+{
+    cl_event saved = NULL;
+    clipt_status status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
+                                                 &st->local, num_wait, wait, &saved);
+    (void)scratch;
+    if (status == CL_SUCCESS)
+        status = clEnqueueNDRangeKernel(q, st->f.segments.walk, 1, NULL, &st->global,
+                                        &st->local, 1, &saved, done);
+    if (status == CL_SUCCESS && first) {
+        *first = saved;
+        clRetainEvent(saved);
+    }
+    if (saved)
+        clReleaseEvent(saved);
+    return status;
+}
+
+static int describe(const clipt_stage *st, char *buf, size_t len)
+{
+    const clipt_segments_state *g = &st->f.segments;
+    return snprintf(buf, len,
+                    "; %zu cycle segments of <= %u positions (%zu heads saved, "
+                    "%zu descriptor bytes)",
+                    g->count, g->len, g->saved, st->aux_bytes);
+}
+
+static void release(clipt_stage *st)
+{
+    clipt_segments_state *g = &st->f.segments;
+    cl_mem *mems[3] = {&g->start, &g->length, &g->slot};
+    if (g->walk)
+        clReleaseKernel(g->walk);
+    g->walk = NULL;
+    for (int i = 0; i < 3; i++) {
+        if (*mems[i])
+            clReleaseMemObject(*mems[i]);
+        *mems[i] = NULL;
+    }
+}
+
+const clipt_family clipt_family_shift100_segments = {
+    .id = CLIPT_FAMILY_SUPER_SEGMENTS,
+    .file = "shift100_segments.cl",
+    .ops = 1u << CLIPT_OP_TRANSPOSE_TILES | 1u << CLIPT_OP_MOVE_SUPER,
+    .kernels = kernels,
+    .num_kernels = CLIPT_COUNT_OF(kernels),
+    .prepare = prepare,
+    .set_args = set_args,
+    .enqueue = enqueue,
+    .describe = describe,
+    .release = release,
+};

@@ -1,0 +1,82 @@
+/* 010!/0010! with whole tiles staged in local memory (cl/transpose010.cl,
+ * the BS kernel): a work-group takes a batch of consecutive tiles. */
+#include "stage_kernel.h"
+
+#include <stdio.h>
+
+#define TRANSPOSE010_ARGS(X)                                                   \
+    X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
+    X(instances, ULONG, "ulong") X(a, UINT, "uint") X(b, UINT, "uint")         \
+    X(pitch, UINT, "uint") X(batch, UINT, "uint") X(tile, LOCAL, "elem_t*")    \
+    X(div_ab, UINT4, "uint4") X(div_a, UINT4, "uint4") X(div_b, UINT4, "uint4")
+CLIPT_KERNEL_ARGS(transpose010, TRANSPOSE010_ARGS)
+
+static const clipt_kernel_decl kernels[] = {
+    {"transpose010_bs", transpose010_arg_decls, CLIPT_COUNT_OF(transpose010_arg_decls)}};
+
+/* Tiles a work-group takes at once: about tuning.tile_elems_010 elements,
+ * as many as `usable` bytes hold, no more than there are. */
+static unsigned batch_of(const clipt_stage_spec *sp, const clipt_tuning *t, size_t elem,
+                         size_t usable, size_t slots)
+{
+    const size_t ab = (size_t)(sp->a * sp->b);
+    size_t by_target = t->tile_elems_010 / ab;
+    size_t by_memory = usable / (slots * elem);
+    size_t batch = clipt_min_size(by_target ? by_target : 1, by_memory);
+    return (unsigned)clipt_min_size(batch ? batch : 1, (size_t)sp->instances);
+}
+
+static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
+                            clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const size_t budget = clipt_local_budget(&c->profile, 0);
+    size_t wg_limit = 0, own_local = 0, usable, slots;
+    clipt_status status;
+    const size_t ab = (size_t)(sp->a * sp->b);
+
+    st->kernel_name = kernels[0].name;
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s", clipt_elem_type_name(elem));
+    if (sp->a * sp->b * elem > budget || sp->a * sp->b > UINT32_MAX)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, &wg_limit, &own_local);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    usable = clipt_local_budget(&c->profile, own_local);
+    if (ab * elem > usable)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    /* an odd row pitch spreads the column reads over the banks */
+    st->f.tiles.pitch = (unsigned)sp->b;
+    if (sp->b % 2 == 0 && sp->a * (sp->b + 1) * elem <= usable)
+        st->f.tiles.pitch = (unsigned)sp->b + 1;
+    slots = (size_t)sp->a * st->f.tiles.pitch;
+    st->f.tiles.batch = batch_of(sp, t, elem, usable, slots);
+    st->local_bytes[0] = st->f.tiles.batch * slots * elem;
+    if (clipt_min_size(t->wg_010, wg_limit) < 1)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    clipt_set_launch(st, clipt_min_size(t->wg_010, wg_limit), sp->instances,
+                     st->f.tiles.batch, clipt_groups_cap(c, t->groups_per_cu_010, 0));
+    return CLIPT_SUCCESS;
+}
+
+static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const transpose010_args v = {
+        .buf = g->buf, .offset = g->offset, .instances = g->instances,
+        .a = (cl_uint)sp->a, .b = (cl_uint)sp->b, .pitch = st->f.tiles.pitch,
+        .batch = st->f.tiles.batch, .tile = st->local_bytes[0],
+        .div_ab = clipt_divisor_vector(sp->a * sp->b),
+        .div_a = clipt_divisor_vector(sp->a), .div_b = clipt_divisor_vector(sp->b)};
+    return transpose010_set(st->kernel, &v);
+}
+
+const clipt_family clipt_family_transpose010 = {
+    .id = CLIPT_FAMILY_TILE_LOCAL,
+    .file = "transpose010.cl",
+    .ops = 1u << CLIPT_OP_TRANSPOSE_TILES,
+    .kernels = kernels,
+    .num_kernels = CLIPT_COUNT_OF(kernels),
+    .prepare = prepare,
+    .set_args = set_args,
+};

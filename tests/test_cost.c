@@ -1,0 +1,177 @@
+/* The cost model (src/cost.c) and the plan choice by it (src/choice_cost.c),
+ * on the host: the sector share of segment walks, the pass-list form,
+ * stage sums, and over many random shapes on an H100's profile that the
+ * model's choices are valid plans, pad little, and take microseconds. */
+#include "support.h"
+#include "choice.h"
+#include "cost.h"
+#include "timing.h"
+#include "tuning_table.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* An H100 as NVIDIA's OpenCL reports it (no device needed). */
+static void h100_profile(clipt_device_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    p->max_wg_size = 1024;
+    p->compute_units = 132;
+    p->max_alloc_bytes = (cl_ulong)20 << 30;
+    clipt_profile_as_gpu(p, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation", 48 * 1024);
+}
+
+static double move_sector_eff(const clipt_device_profile *p, uint64_t s, size_t elem)
+{
+    const clipt_stage_spec spec = {CLIPT_OP_MOVE_SUPER, "100!", 1, 1000, 999, s, 0, 0};
+    const clipt_cost_env env = clipt_cost_env_of(p);
+    clipt_cost_features f;
+    clipt_cost_features_of(&spec, CLIPT_FAMILY_SUPER_SEGMENTS, elem, &p->tuning, &env, &f);
+    return f.sector_eff;
+}
+
+/* Whole sectors use every byte; 148-byte fp32 super-elements (s = 37)
+ * waste a part of the sectors at both ends, 160-byte ones (s = 40, runs of
+ * 40 bytes) more; a CPU profile (align_bytes 1) has no sectors. */
+static void test_sector_share(void **state)
+{
+    clipt_device_profile p;
+    (void)state;
+    h100_profile(&p);
+    assert_true(p.tuning.align_bytes == 32);
+    assert_true(move_sector_eff(&p, 32, 4) == 1.0);
+    assert_true(move_sector_eff(&p, 128, 4) == 1.0);
+    assert_true(move_sector_eff(&p, 16, 8) == 1.0);
+    assert_true(move_sector_eff(&p, 37, 4) < 0.8 && move_sector_eff(&p, 37, 4) > 0.6);
+    assert_true(move_sector_eff(&p, 40, 4) < move_sector_eff(&p, 37, 4));
+    p.tuning.align_bytes = 1;
+    assert_true(move_sector_eff(&p, 37, 4) == 1.0);
+}
+
+/* The pass form: a scattered pass of one-element runs costs more than one
+ * of whole-sector runs, which costs what a move of aligned super-elements
+ * does; a staged pass costs what tiles do; an unknown kind is refused. */
+static void test_passes(void **state)
+{
+    clipt_device_profile p;
+    const double bytes = 1e9;
+    clipt_cost_env env;
+    (void)state;
+    h100_profile(&p);
+    env = clipt_cost_env_of(&p);
+    {
+        const clipt_cost_pass narrow = {CLIPT_COST_PASS_SCATTERED, bytes, 4, 4, 1};
+        const clipt_cost_pass wide = {CLIPT_COST_PASS_SCATTERED, bytes, 128, 16, 1};
+        const clipt_cost_pass staged = {CLIPT_COST_PASS_STAGED, bytes, 0, 0, 1};
+        const clipt_cost_pass two[] = {wide, staged};
+        const clipt_cost_pass bad = {(clipt_cost_pass_kind)7, bytes, 0, 0, 1};
+        const double t_narrow = clipt_cost_passes_seconds(&narrow, 1, 4, &p.tuning, &env);
+        const double t_wide = clipt_cost_passes_seconds(&wide, 1, 4, &p.tuning, &env);
+        const double t_staged = clipt_cost_passes_seconds(&staged, 1, 4, &p.tuning, &env);
+        const double copy = bytes / (p.tuning.model_copy_gbs * 1e9);
+        assert_true(t_narrow > 2 * t_wide);
+        /* whole sectors, 16-byte steps: the move efficiency itself */
+        assert_true(fabs(t_wide - (copy * 1000 / p.tuning.model_move_eff +
+                                   p.tuning.model_launch_ns * 1e-9)) < 1e-9);
+        assert_true(fabs(t_staged - (copy * 1000 / p.tuning.model_tiles_eff +
+                                     p.tuning.model_launch_ns * 1e-9)) < 1e-9);
+        assert_true(fabs(clipt_cost_passes_seconds(two, 2, 4, &p.tuning, &env) -
+                         (t_wide + t_staged)) < 1e-12);
+        assert_true(clipt_cost_passes_seconds(&bad, 1, 4, &p.tuning, &env) < 0);
+    }
+}
+
+/* A staged layout's price is the sum of its stages'; an unknown sequence
+ * has none. */
+static void test_staged_sum(void **state)
+{
+    clipt_device_profile p;
+    clipt_staged_layout l = {1, 9545, 8276, 9545, 8280, 83, 40, CLIPT_SEQUENCE_3_2};
+    clipt_stage_spec specs[CLIPT_MAX_STAGES];
+    clipt_cost_env env;
+    double sum = 0;
+    int n;
+    (void)state;
+    h100_profile(&p);
+    env = clipt_cost_env_of(&p);
+    n = clipt_staged_specs(&l, specs);
+    assert_int_equal(n, 4); /* pad, 0100!, 0010!, 100! */
+    for (int i = 0; i < n; i++)
+        sum += clipt_cost_stage_seconds(&specs[i], 4, &p.tuning, &env);
+    assert_true(fabs(sum - clipt_cost_staged_seconds(&l, 4, &p.tuning, &env)) < 1e-12);
+    /* the measured plan took 1.39 ms (docs/results/general_e4.csv) */
+    assert_true(sum > 1.1e-3 && sum < 1.7e-3);
+    l.sequence = (clipt_sequence)99;
+    assert_true(clipt_cost_staged_seconds(&l, 4, &p.tuning, &env) < 0);
+}
+
+/* 2000 random general and skinny shapes, every element size, on an H100's
+ * profile: the model's choice divides its padded sides, its tile fits local
+ * memory, it pads by at most 2 % per side, it is never predicted slower
+ * than Algorithm 5's, and choosing takes well under a millisecond. */
+static void test_model_choices(void **state)
+{
+    static const size_t elems[] = {1, 2, 4, 8, 16};
+    clipt_device_profile p;
+    clipt_plan_options model, alg5;
+    uint64_t seed = 1212;
+    size_t changed = 0;
+    double spent = 0;
+    (void)state;
+    h100_profile(&p);
+    clipt_plan_options_init(&model);
+    clipt_plan_options_init(&alg5);
+    alg5.tile_rule = CLIPT_TILE_RULE_ALG5;
+    for (size_t i = 0; i < 2000; i++) {
+        const size_t elem = elems[i % COUNT(elems)];
+        const int skinny = i % 4 == 0;
+        const size_t lng = test_rand_range(&seed, skinny ? 10000 : 1000, skinny ? 5000000 : 20000);
+        const size_t other = skinny ? test_rand_range(&seed, 2, 32)
+                                    : test_rand_range(&seed, 1000, 20000);
+        const size_t rows = i % 2 ? lng : other, cols = i % 2 ? other : lng;
+        const size_t lm = clipt_local_budget(&p, CLIPT_OWN_LOCALS_UNKNOWN) / elem;
+        const clipt_cost_env env = clipt_cost_env_of(&p);
+        clipt_plan_choice a, m;
+        double t0 = util_now_seconds(), pa, pm;
+        assert_status(clipt_plan_choose(&p, rows, cols, elem, &model, &p.tuning, &m),
+                      CLIPT_SUCCESS);
+        spent += util_now_seconds() - t0;
+        assert_status(clipt_plan_choose(&p, rows, cols, elem, &alg5, &p.tuning, &a),
+                      CLIPT_SUCCESS);
+        if (m.prows % m.m || m.pcols % m.n || m.prows < rows || m.pcols < cols ||
+            (m.prows - rows) * 50 > rows + 50 || (m.pcols - cols) * 50 > cols + 50)
+            fail_msg("%zu x %zu (%zu B): %s m=%zu n=%zu padded %zu x %zu", rows, cols, elem,
+                     clipt_sequence_name(m.sequence), m.m, m.n, m.prows, m.pcols);
+        if ((m.sequence == CLIPT_SEQUENCE_3_1 || m.sequence == CLIPT_SEQUENCE_3_2) &&
+            m.m * m.n > lm)
+            fail_msg("%zu x %zu: tile %zu x %zu beyond local memory", rows, cols, m.m, m.n);
+        {
+            const clipt_staged_layout la = {1, rows, cols, a.prows, a.pcols, a.m, a.n,
+                                            a.sequence};
+            const clipt_staged_layout lmo = {1, rows, cols, m.prows, m.pcols, m.m, m.n,
+                                             m.sequence};
+            pa = clipt_cost_staged_seconds(&la, elem, &p.tuning, &env);
+            pm = clipt_cost_staged_seconds(&lmo, elem, &p.tuning, &env);
+        }
+        assert_true(pm <= pa * (1 + 1e-12));
+        changed += pm < pa;
+    }
+    print_message("2000 shapes on an H100 profile: %zu plans changed by the model, %.1f us "
+                  "per choice\n", changed, 1e6 * spent / 2000);
+    assert_true(changed > 0);
+    assert_true(spent / 2000 < 1e-3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sector_share),
+        cmocka_unit_test(test_passes),
+        cmocka_unit_test(test_staged_sum),
+        cmocka_unit_test(test_model_choices),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
