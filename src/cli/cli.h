@@ -7,6 +7,7 @@
 #include "cl_select.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Exit statuses of every subcommand. */
 enum {
@@ -16,6 +17,13 @@ enum {
     CLI_EXIT_FAILURE = 3, /* OpenCL or clipt failed (no device, ...)   */
     CLI_EXIT_FILE = 4     /* a file is bad, unreadable or unwritable   */
 };
+
+/* "MAJOR.MINOR.PATCH" of the clipt.h the tool was built with. */
+#define CLI_STR_(x) #x
+#define CLI_XSTR_(x) CLI_STR_(x)
+#define CLI_HEADER_VERSION                                                     \
+    CLI_XSTR_(CLIPT_VERSION_MAJOR) "." CLI_XSTR_(CLIPT_VERSION_MINOR) "."      \
+    CLI_XSTR_(CLIPT_VERSION_PATCH)
 
 /* ---- subcommands ------------------------------------------------------ */
 
@@ -34,15 +42,10 @@ extern const cli_command cli_cmd_bench;
 extern const cli_command cli_cmd_transpose;
 
 /* clipt bench --host (cmd_bench_host.c): whether argv asks for it, and the
- * mode itself, entered from the bench command with the same arguments. */
+ * mode itself, entered from the bench command (cmd_bench.c) with the same
+ * arguments. */
 int cli_bench_wants_host(int argc, char **argv);
 int cli_bench_host_main(int argc, char **argv);
-
-/* Shared by the bench modes (defined in cmd_bench.c): a monotonic clock in
- * seconds, and percentile p in [0, 1] of v[0..n-1], n > 0, interpolated
- * between order statistics (sorts v). */
-double now_seconds(void);
-double percentile(double *v, size_t n, double p);
 
 /* ---- options ---------------------------------------------------------- */
 
@@ -51,15 +54,19 @@ double percentile(double *v, size_t n, double p);
 typedef const char *(*cli_parse_fn)(const char *text, void *target);
 
 typedef struct cli_option {
-    const char *name;    /* long name without "--"                        */
+    const char *name;    /* long name without "--"; "o|output" also gives
+                            the short option -o                           */
     const char *metavar; /* NULL for a flag: target is an int set to 1    */
     cli_parse_fn parse;  /* NULL for a flag                               */
     void *target;
     const char *help;    /* one line, defaults included                   */
 } cli_option;
 
-/* Parses argv[1..argc-1] of `cmd` ("--name value", "--name=value", flags,
- * "--help", "--" ends the options).  Positional arguments go into
+/* Parses argv[1..argc-1] of `cmd` with getopt_long, as GNU tools do:
+ * "--name value", "--name=value", unambiguous prefixes of long names,
+ * "-o value", "-ovalue", short flags combined, flags, "-h"/"--help",
+ * options and operands in any order, "--" ends the options ("-" is an
+ * operand).  argv's order may be changed.  Positional arguments go into
  * positional[0..max_positional-1] (count in *num_positional when not NULL);
  * a command that takes none passes 0.  Returns 1 when the command should go
  * on; otherwise 0 with *exit_status set: CLI_EXIT_OK after printing the help,
@@ -68,6 +75,21 @@ int cli_parse_options(const cli_command *cmd, const cli_option *opts,
                       size_t num_opts, int argc, char **argv,
                       const char **positional, size_t max_positional,
                       size_t *num_positional, int *exit_status);
+
+/* What "--help" prints: the text, or the command's man page (roff) for
+ * clipt --man, which the build turns into the installed clipt-NAME(1). */
+typedef enum { CLI_HELP_TEXT, CLI_HELP_MAN } cli_help_format;
+void cli_set_help_format(cli_help_format format);
+
+/* roff for the man pages (roff.c): the page's .TH and NAME section; text
+ * with roff's special characters escaped ('-' before a word as \-, so
+ * options copy and paste); text in a font; a help paragraph as filled paragraphs, blank
+ * lines separating them and indented lines kept as they are. */
+void cli_roff_header(const char *page, const char *summary);
+void cli_roff_text(FILE *out, const char *text);
+/* text in font 'B' (bold) or 'I' (italic), escaped, then the roman font */
+void cli_roff_font(FILE *out, char font, const char *text);
+void cli_roff_paragraphs(FILE *out, const char *text);
 
 /* Prints a one-line usage error for cmd and returns CLI_EXIT_USAGE. */
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)

@@ -1,7 +1,8 @@
 # Checks of the clipt tool's exit statuses and output, run by ctest as
-#   cmake -DCLIPT=<path to clipt> -DGROUP=<usage|sequences|bench|transpose>
+#   cmake -DCLIPT=<path to clipt>
+#         -DGROUP=<usage|sequences|bench|transpose|installed>
 #         [-DOUTDIR=<writable directory>] [-DSOURCE_DIR=<source tree>]
-#         -P cli_tests.cmake
+#         [-DBUILD_DIR=<build tree, for installed>] -P cli_tests.cmake
 # Each case runs the tool once and compares its exit status (and, where
 # given, a regular expression on its stdout+stderr).
 
@@ -23,6 +24,8 @@ if(GROUP STREQUAL "usage")
   expect(0 "commands:.*run.*info" --help)
   expect(0 "--rows R.*--describe" run --help)
   expect(0 "usage: clipt info" info --help)
+  expect(0 "\\[selected\\].*tuning names, by the step they tune.*tile transpose in local \
+memory \\(010!\\).*moving blocks of elements along cycles \\(100!\\)" info)
   expect(2 "usage: clipt")
   expect(2 "unknown command 'frobnicate'" frobnicate)
   expect(2 "unknown option '--frobnicate'" --frobnicate)
@@ -36,8 +39,40 @@ if(GROUP STREQUAL "usage")
   expect(2 "unexpected argument" run extra)
   expect(2 "does not fit in memory" run --rows 100000000000 --cols 100000000000)
   # a forced factor that does not divide the dimension
-  expect(2 "INCOMPATIBLE_OPTIONS" run --rows 100 --cols 60 --tile-m 7)
+  expect(2 "--tile-m 7 does not divide --rows 100" run --rows 100 --cols 60 --tile-m 7
+         --no-padding)
+  expect(2 "--tile-n 7 does not divide --cols 60" run --rows 100 --cols 60 --tile-n 7
+         --no-padding)
+  expect(2 "--tile-m 7 does not divide --rows 1" run --rows 1 --cols 60 --tile-m 7)
+  # with padding allowed, a forced factor that does not divide pads its side
+  expect(0 "padded shape: 105 x 60.*verified: +yes" run --rows 100 --cols 60 --tile-m 7
+         --tile-n 6 --sequence 3.1 --describe)
+  # other forced combinations the library refuses keep its status
+  expect(2 "cannot plan 4000 x 4000 .*INCOMPATIBLE_OPTIONS" run --rows 4000 --cols 4000
+         --sequence 4.3 --tile-m 2000 --tile-n 2000)
   expect(2 "unknown option" info --all)
+  # GNU/POSIX habits (getopt_long): -h, --opt=value, prefixes, operands
+  # anywhere, "--", combined short flags
+  expect(0 "^usage: clipt <command>" -h)
+  expect(0 "^usage: clipt <command>" help)
+  expect(0 "^usage: clipt run" help run)
+  expect(2 "unknown command 'frobnicate'" help frobnicate)
+  foreach(cmd run info bench transpose)
+    expect(0 "^usage: clipt ${cmd}[ \n].*-h, --help +show this help" ${cmd} -h)
+  endforeach()
+  expect(0 "^usage: clipt bench --host" bench --host -h)
+  # the summaries start in one column, after the longest name
+  expect(0 "\n  run        transpose a demo.*\n  info       list .*\n\
+  bench      throughput.*\n  transpose  transpose a " --help)
+  expect(0 "shape: +64 x 48,.*verified: +yes" run --rows=64 --cols=48 --rep=2)
+  expect(0 "shape: +64 x 48,.*verified: +yes" run --rows 64 --cols 48 --repeat=1)
+  expect(2 "ambiguous option '--t' \\(--tile-m, --tile-n, --tune\\)" run --t 3)
+  expect(2 "unknown option '-x'" run -x)
+  expect(2 "option --rows needs a value R" run --rows)
+  expect(2 "option --repeat needs a value K" run --rep)
+  expect(2 "invalid value 'x' for --rows: expected a positive whole number" run --rows=x)
+  expect(2 "unexpected argument 'extra'" run --rows 64 -- extra)
+  expect(0 "^usage: clipt transpose" transpose -ho x.npy)
 elseif(GROUP STREQUAL "sequences")
   # every sequence with forced tiles, so that each stage really moves data
   foreach(seq auto 1 2.1 2.2 3.1 3.2 4.1 4.2 4.3)
@@ -51,6 +86,26 @@ elseif(GROUP STREQUAL "sequences")
   expect(0 "verified: +yes" run --rows 1 --cols 1000)
   expect(0 "verified: +yes" run --rows 1000 --cols 1)
   expect(0 "sequence: .*stage 1:.*verified: +yes" run --rows 64 --cols 48 --describe)
+  # plain words lead, the papers' names follow in parentheses
+  expect(0 "stage 1: tile transpose in local memory \\(010!\\), kernel [a-z0-9_]+: 1 tile of \
+64 x 48 elements;" run --rows 64 --cols 48 --describe)
+  expect(0 "tiles: m=24 n=16 \\(forced by the options\\).*stage 1: move blocks along cycles \
+\\(0100!\\), kernel [a-z0-9_ +]+: 15 matrices of 24 x 15 blocks of 16 elements \\(super-elements\\)\
+.*stage 2: tile transpose in local memory \\(0010!\\).*stage 3: move blocks along cycles \\(100!\\)"
+         run --rows 360 --cols 240 --sequence 3.2 --tile-m 24 --tile-n 16 --describe)
+  expect(0 "stage 1: move single elements along cycles \\(100! whole matrix\\)"
+         run --rows 36 --cols 24 --sequence 1 --describe)
+  # automatic tiles: Algorithm 5's choice, kept or replaced by the cost model
+  expect(0 "tiles: m=[0-9]+ n=[0-9]+ \\((tiles by Algorithm 5; the cost model found no \
+cheaper candidate|sequence, tiles and padding by the cost model \\(cheapest predicted among \
+Algorithm 5's choice and its neighbours\\))\\)"
+         run --rows 1201 --cols 1103 --describe)
+  # a padded plan's describe warns that it writes beyond rows*cols*elem
+  expect(0 "buffer bytes: [0-9]+ \\(rows\\*cols\\*elem = 5298812 plus [0-9]+ bytes of room \
+that the transposition overwrites: .*make the plan with CLIPT_PADDING_NONE\\)"
+         run --rows 1201 --cols 1103 --describe)
+  expect(0 "buffer bytes: 5298812 \\(exactly rows\\*cols\\*elem"
+         run --rows 1201 --cols 1103 --describe --no-padding)
 elseif(GROUP STREQUAL "bench")
   if(NOT OUTDIR)
     set(OUTDIR "${CMAKE_CURRENT_BINARY_DIR}")
@@ -59,7 +114,7 @@ elseif(GROUP STREQUAL "bench")
   set(summary "median ${num} GB/s  p10 ${num}  p90 ${num}  copy ${num} GB/s  median/copy ${num} %  verified")
   set(ratio_line "ratio median ${num} %  p10 ${num} %  p90 ${num} %")
   # seed 1 gives the same shapes on every machine (splitmix64)
-  expect(0 "407 x 300 .*504 x 580 .*382 x 596 .*${summary} 3/3\n${ratio_line}"
+  expect(0 "407 x 300 .*predicted ${num} ms .*504 x 580 .*382 x 596 .*${summary} 3/3\n${ratio_line}\nmodel: predicted within \\+-20 % for ${num} % of 3 shapes"
          bench --random general --count 3 --seed 1 --repeat 1 --max-dim 600)
   # skinny: both orientations, short side in [2, 32]
   expect(0 "[0-9]+ x ([2-9]|[12][0-9]|3[0-2])  .*\n([2-9]|[12][0-9]|3[0-2]) x [0-9]+  .*${summary} 4/4"
@@ -73,8 +128,8 @@ elseif(GROUP STREQUAL "bench")
   file(REMOVE "${csv}")
   expect(0 "${summary} 2/2" bench --random general --count 2 --seed 7 --max-dim 400
          --repeat 2 --csv ${csv})
-  set(header "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,best_verified")
-  set(row "[0-9]+,[0-9]+,4,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,")
+  set(header "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,best_verified,predicted_ms")
+  set(row "[0-9]+,[0-9]+,4,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,,${num}")
   if(NOT EXISTS "${csv}")
     message(SEND_ERROR "clipt bench --csv wrote no ${csv}")
   else()
@@ -89,6 +144,13 @@ elseif(GROUP STREQUAL "bench")
   file(WRITE "${OUTDIR}/bench_shapes.txt" "# rows cols\n64 48\n\n  100 60   # comment\n1 50\n")
   expect(0 "2 shapes measured, 1 skipped, 0 failed\n${summary} 2/2"
          bench --shapes ${OUTDIR}/bench_shapes.txt --repeat 1)
+  # a shape that breaks the device session (as a 1-byte fill past 2^31
+  # bytes did on the H100's runtime) fails alone: the session is opened
+  # afresh and the next shape is measured
+  set(ENV{CLIPT_BENCH_BREAK_SHAPE} 1)
+  expect(3 "failed on purpose.*opening a new one.*1 shapes measured, 1 skipped, 1 failed\n${summary} 1/1"
+         bench --shapes ${OUTDIR}/bench_shapes.txt --repeat 1)
+  unset(ENV{CLIPT_BENCH_BREAK_SHAPE})
   # --png never fails the bench: a picture, or one line saying why not
   expect(0 "png: " bench --random general --count 3 --max-dim 300 --repeat 1
          --png ${OUTDIR}/bench_test.png)
@@ -99,6 +161,10 @@ elseif(GROUP STREQUAL "bench")
   file(WRITE "${OUTDIR}/bench_bad.txt" "64 48\n12 x\n")
   expect(2 "bench_bad.txt:2: expected" bench --shapes ${OUTDIR}/bench_bad.txt)
   expect(2 "expected repeated or single" bench --random general --mode twice)
+  expect(2 "expected auto, alg5, alg2 or alg1" bench --random general --tile-rule alg7)
+  # Algorithm 5 alone (the cost model's fallback) for comparisons
+  expect(0 "tiles by Algorithm 5|${summary} 2/2" bench --random general --count 2
+         --max-dim 300 --repeat 1 --tile-rule alg5)
   expect(0 "median/copy.*--brute-limit N" bench --help)
   # host arrays over several queues: one row per count, each checked
   set(host_row "[0-9.]+ +[0-9.]+ +[-+][0-9.]+ % +yes")
@@ -108,6 +174,8 @@ elseif(GROUP STREQUAL "bench")
   expect(2 "--queues: expected a comma-separated list" bench --host --queues 1,65)
 elseif(GROUP STREQUAL "transpose")
   include(${CMAKE_CURRENT_LIST_DIR}/cli_transpose_tests.cmake)
+elseif(GROUP STREQUAL "installed")
+  include(${CMAKE_CURRENT_LIST_DIR}/cli_installed_tests.cmake)
 else()
   message(FATAL_ERROR "unknown GROUP '${GROUP}'")
 endif()

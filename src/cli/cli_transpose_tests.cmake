@@ -13,6 +13,10 @@ execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPA
 
 # Fails the test unless `file` still has the SHA-256 `want`.
 function(expect_unchanged file want)
+  if(NOT EXISTS "${file}")
+    message(SEND_ERROR "${file} is missing")
+    return()
+  endif()
   file(SHA256 "${file}" now)
   if(NOT now STREQUAL want)
     message(SEND_ERROR "${file} was changed")
@@ -85,9 +89,11 @@ foreach(cmd run info bench transpose)
 endforeach()
 expect(0 "--output OUT.*--rows R.*--verify.*--demo" transpose --help)
 expect(0 "transpose +transpose a .npy" --help)
-expect(2 "give one FILE" transpose)
-expect(2 "give one FILE" transpose --verify)
-expect(2 "unexpected argument 'b.npy'" transpose a.npy b.npy)
+expect(2 "give the input FILE \\(- for standard input\\)" transpose)
+expect(2 "give the input FILE" transpose --verify)
+expect(2 "unexpected argument 'c.npy'" transpose a.npy b.npy c.npy)
+expect(2 "give OUT once: -o OUT or a second operand" transpose a.npy b.npy -o c.npy)
+expect(2 "--demo writes FILE first: give a file name, not -" transpose --demo -)
 expect(2 "needs all of --rows, --cols and --elem" transpose --rows 3 --cols 4 x.bin)
 expect(2 "takes no --rows" transpose --demo --rows 2 --cols 2 --elem 4 x.npy)
 expect(2 "expected 1, 2, 4, 8 or 16" transpose --rows 2 --cols 2 --elem 3 x.bin)
@@ -157,6 +163,115 @@ else()
   execute_process(COMMAND chmod 700 "${dir}/read_only")
 endif()
 
+# ---- output targets that are not regular files --------------------------------
+# A device, FIFO or socket is never replaced by a regular file: refused
+# before the device runs, and afterwards still what it was (`stat -c %F`).
+function(expect_not_replaced path type)
+  expect_refused(4 "${dir}/good.npy" "${path}" "is not a regular file" -o ${path})
+  execute_process(COMMAND stat -c %F ${path} OUTPUT_VARIABLE now
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT now STREQUAL type)
+    message(SEND_ERROR "${path} is now a ${now}, not a ${type}")
+  endif()
+endfunction()
+if(NOT uid STREQUAL "0")
+  message(STATUS "skipped: character and block device targets (mknod needs root)")
+else()
+  execute_process(COMMAND mknod ${dir}/null_device c 1 3 RESULT_VARIABLE rc_c ERROR_QUIET)
+  execute_process(COMMAND mknod ${dir}/loop_device b 7 0 RESULT_VARIABLE rc_b ERROR_QUIET)
+  if(rc_c EQUAL 0 AND rc_b EQUAL 0)
+    expect_not_replaced(${dir}/null_device "character special file")
+    expect_not_replaced(${dir}/loop_device "block special file")
+  else()
+    message(STATUS "skipped: device targets (mknod refused here, even as root: a "
+                   "container without CAP_MKNOD)")
+  endif()
+  file(REMOVE ${dir}/null_device ${dir}/loop_device)
+endif()
+execute_process(COMMAND mkfifo ${dir}/fifo RESULT_VARIABLE rc)
+if(rc EQUAL 0)
+  expect_not_replaced(${dir}/fifo "fifo")
+else()
+  message(STATUS "skipped: the FIFO target (mkfifo failed)")
+endif()
+find_program(socket_python NAMES python3)
+if(socket_python)
+  execute_process(COMMAND ${socket_python} -c "import socket, sys
+socket.socket(socket.AF_UNIX).bind(sys.argv[1])" ${dir}/socket)
+  expect_not_replaced(${dir}/socket "socket")
+else()
+  message(STATUS "skipped: the socket target (no python3 to make one)")
+endif()
+# /dev/stdout's kind of link: stdout is a pipe here, which is refused, and
+# the link stays a link
+file(CREATE_LINK /proc/self/fd/1 ${dir}/to_stdout SYMBOLIC)
+expect_refused(4 "${dir}/good.npy" "${dir}/to_stdout" "is not a regular file"
+  -o ${dir}/to_stdout)
+if(NOT IS_SYMLINK ${dir}/to_stdout)
+  message(SEND_ERROR "${dir}/to_stdout is no longer a symbolic link")
+endif()
+
+# ---- symbolic links as the target ----------------------------------------------
+# Followed to the end: the file there is written, the links stay links.
+# A dangling link's target is created (relative links from the link's own
+# directory); a loop is refused.
+expect(0 "written atomically" transpose ${dir}/good.npy -o ${dir}/plain_out.npy)
+file(SHA256 "${dir}/plain_out.npy" transposed_sum)
+file(MAKE_DIRECTORY "${dir}/links")
+file(CREATE_LINK made.npy ${dir}/dangling.npy SYMBOLIC)
+file(CREATE_LINK ../made_too.npy ${dir}/links/dangling.npy SYMBOLIC)
+file(CREATE_LINK links/dangling.npy ${dir}/to_dangling.npy SYMBOLIC)
+file(CREATE_LINK plain_out.npy ${dir}/to_existing.npy SYMBOLIC)
+foreach(case "dangling.npy:made.npy" "to_dangling.npy:made_too.npy"
+             "to_existing.npy:plain_out.npy")
+  string(REPLACE ":" ";" case "${case}")
+  list(GET case 0 link)
+  list(GET case 1 end)
+  expect(0 "written atomically" transpose ${dir}/good.npy -o ${dir}/${link})
+  if(NOT IS_SYMLINK ${dir}/${link})
+    message(SEND_ERROR "${dir}/${link} was replaced: it is no longer a symbolic link")
+  endif()
+  expect_unchanged("${dir}/${end}" "${transposed_sum}")
+endforeach()
+file(CREATE_LINK loop_b.npy ${dir}/loop_a.npy SYMBOLIC)
+file(CREATE_LINK loop_a.npy ${dir}/loop_b.npy SYMBOLIC)
+file(CREATE_LINK itself.npy ${dir}/itself.npy SYMBOLIC)
+foreach(link loop_a.npy itself.npy)
+  expect_refused(4 "${dir}/good.npy" "${dir}/${link}"
+    "cannot follow it: Too many levels of symbolic links" -o ${dir}/${link})
+  if(NOT IS_SYMLINK ${dir}/${link})
+    message(SEND_ERROR "${dir}/${link} was replaced: it is no longer a symbolic link")
+  endif()
+endforeach()
+
+# ---- owner, group and mode are kept ---------------------------------------------
+# Replacing a file (in place, or with -o over it) keeps its owner and group
+# (`nobody`'s numbers need no such user) and its mode.
+if(NOT uid STREQUAL "0")
+  message(STATUS "skipped: keeping another user's owner and group (only root may give "
+                 "a file away, so only root can make the test file)")
+else()
+  foreach(how in_place over)
+    configure_file("${npy}/valid_c_f4_v1.npy" "${dir}/owned.npy" COPYONLY)
+    execute_process(COMMAND chown 65534:65534 ${dir}/owned.npy)
+    execute_process(COMMAND chmod 640 ${dir}/owned.npy)
+    if(how STREQUAL "in_place")
+      expect(0 "replaced atomically" transpose ${dir}/owned.npy)
+    else()
+      expect(0 "written atomically" transpose ${dir}/good.npy -o ${dir}/owned.npy)
+    endif()
+    execute_process(COMMAND stat -c "%u:%g %a" ${dir}/owned.npy OUTPUT_VARIABLE kept
+                    OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT kept STREQUAL "65534:65534 640")
+      message(SEND_ERROR "transpose ${how}: owned.npy is now '${kept}', expected "
+                         "'65534:65534 640'")
+    else()
+      message(STATUS "ok: transpose ${how} kept owner, group and mode ${kept}")
+    endif()
+  endforeach()
+endif()
+expect_no_leftovers()
+
 # ---- raw files -------------------------------------------------------------------
 file(WRITE "${dir}/short.bin" "abcdefghij")
 expect_refused(4 "${dir}/short.bin" "${dir}/short.bin"
@@ -187,10 +302,149 @@ configure_file("${npy}/valid_empty.npy" "${dir}/empty.npy" COPYONLY)
 expect(0 "shape \\(0, 3\\).*nothing to move.*shape \\(3, 0\\)" transpose ${dir}/empty.npy)
 expect_no_leftovers()
 
+# ---- operands, directories, standard input and output ----------------------------
+# OUT as a second operand, -oOUT, --output=OUT and -o OUT write the same bytes
+foreach(form "OPERAND" "-oATTACHED" "--output=EQUALS" "-o;SEPARATE")
+  string(REGEX REPLACE "[A-Z]+$" "${dir}/form.npy" args "${form}")
+  if(form STREQUAL "OPERAND")
+    set(args "${dir}/form.npy")
+  endif()
+  file(REMOVE "${dir}/form.npy")
+  expect(0 "form.npy \\(.npy 1.0, '<f4', C order, shape \\(4, 3\\)\\), written atomically"
+         transpose ${dir}/good.npy ${args})
+  expect_unchanged("${dir}/form.npy" "${transposed_sum}")
+endforeach()
+# an OUT that is a directory receives a file of the input's name
+file(MAKE_DIRECTORY "${dir}/into")
+expect(0 "into/good.npy \\(.npy.*written atomically" transpose ${dir}/good.npy -o ${dir}/into)
+expect_unchanged("${dir}/into/good.npy" "${transposed_sum}")
+file(REMOVE "${dir}/into/good.npy")
+expect(0 "into/good.npy \\(.npy.*written atomically" transpose ${dir}/good.npy ${dir}/into/)
+expect_unchanged("${dir}/into/good.npy" "${transposed_sum}")
+# the same file by another name is reported as replaced
+configure_file("${npy}/valid_c_f4_v1.npy" "${dir}/into/self.npy" COPYONLY)
+expect(0 "into/\\./self.npy \\(.*replaced atomically" transpose ${dir}/into/self.npy
+       ${dir}/into/.)
+expect_unchanged("${dir}/into/self.npy" "${transposed_sum}")
+# "--" ends the options: a file whose name starts with '-'
+configure_file("${npy}/valid_c_f4_v1.npy" "${dir}/-dash.npy" COPYONLY)
+execute_process(COMMAND ${CLIPT} transpose -- -dash.npy WORKING_DIRECTORY ${dir}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "input: +-dash.npy .*replaced atomically")
+  message(SEND_ERROR "transpose -- -dash.npy: exit ${rc}\n${out}")
+endif()
+expect_unchanged("${dir}/-dash.npy" "${transposed_sum}")
+
+# Runs clipt transpose ARGN with `input` on stdin (a file, or through a pipe
+# when `how` is "pipe"); checks that stdout holds exactly the bytes with
+# SHA-256 `want_sum` (no message mixed in) and that the report went to
+# stderr.
+function(expect_stdout how input want_sum)
+  file(REMOVE "${dir}/stdout.bin")
+  if(how STREQUAL "pipe")
+    execute_process(COMMAND cat ${input} COMMAND ${CLIPT} transpose ${ARGN}
+      RESULT_VARIABLE rc OUTPUT_FILE "${dir}/stdout.bin" ERROR_VARIABLE err)
+  else()
+    execute_process(COMMAND ${CLIPT} transpose ${ARGN} INPUT_FILE ${input}
+      RESULT_VARIABLE rc OUTPUT_FILE "${dir}/stdout.bin" ERROR_VARIABLE err)
+  endif()
+  string(REPLACE ";" " " shown "${ARGN}")
+  file(SHA256 "${dir}/stdout.bin" sum)
+  if(NOT rc STREQUAL "0" OR NOT sum STREQUAL want_sum OR
+     NOT err MATCHES "^input: .*\noutput: +stdout \\(.*\\), written\n$")
+    file(SIZE "${dir}/stdout.bin" size)
+    message(SEND_ERROR "transpose ${shown} < ${input} (${how}): exit ${rc}, ${size} bytes "
+                       "on stdout, not the transpose's, stderr\n${err}")
+  else()
+    message(STATUS "ok: transpose ${shown} < ${input} (${how}): stdout holds the transpose")
+  endif()
+endfunction()
+file(WRITE "${dir}/raw_in.bin" "abcdefghijkl")
+file(WRITE "${dir}/raw_out.bin" "aeibfjcgkdhl")
+file(SHA256 "${dir}/raw_out.bin" raw_sum)
+foreach(how file pipe)
+  expect_stdout(${how} "${dir}/good.npy" "${transposed_sum}" -)
+  expect_stdout(${how} "${dir}/good.npy" "${transposed_sum}" - - --verify)
+  expect_stdout(${how} "${dir}/raw_in.bin" "${raw_sum}" - --rows 3 --cols 4 --elem 1)
+endforeach()
+# a file to stdout; stdin to a file
+expect_stdout(file "${dir}/good.npy" "${transposed_sum}" ${dir}/good.npy -o -)
+expect_unchanged("${dir}/good.npy" "${good_sum}")
+file(REMOVE "${dir}/from_stdin.npy")
+execute_process(COMMAND ${CLIPT} transpose - ${dir}/from_stdin.npy INPUT_FILE ${dir}/good.npy
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "input: +stdin .*from_stdin.npy .*written atomically")
+  message(SEND_ERROR "transpose - from_stdin.npy: exit ${rc}\n${out}${err}")
+endif()
+expect_unchanged("${dir}/from_stdin.npy" "${transposed_sum}")
+# standard input has no name to write into a directory; bad data on stdin
+execute_process(COMMAND ${CLIPT} transpose - -o ${dir}/into INPUT_FILE ${dir}/good.npy
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 4 OR NOT err STREQUAL "clipt transpose: ${dir}/into: is a directory, and \
+standard input has no file name to write there\n")
+  message(SEND_ERROR "transpose - -o DIR: exit ${rc}\n${err}")
+endif()
+execute_process(COMMAND ${CLIPT} transpose - INPUT_FILE ${npy}/bad_magic.npy
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 4 OR NOT out STREQUAL "" OR NOT err STREQUAL
+   "clipt transpose: stdin: not a .npy file (it does not start with \\x93NUMPY)\n")
+  message(SEND_ERROR "transpose - < bad_magic.npy: exit ${rc}\n${out}${err}")
+endif()
+
+# ---- progress ---------------------------------------------------------------------
+# quiet when stderr is not a terminal; every step with its time with
+# --progress, or on a terminal (script(1) gives the tool one)
+execute_process(COMMAND ${CLIPT} transpose ${dir}/good.npy -o ${dir}/quiet.npy
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+  message(SEND_ERROR "transpose with stderr not a terminal printed on it:\n${err}")
+endif()
+set(step " \\.\\.\\. [0-9]+\\.[0-9][0-9][0-9] s\r?\n")
+set(steps "^\\[1/7\\] planning 3 x 4 on .*${step}\\[2/7\\] reading [^\n]*good.npy \\(0.00 MB\\)\
+${step}\\[3/7\\] uploading 0.00 MB${step}\\[4/7\\] transposing 3 x 4 in place on the device\
+${step}\\[5/7\\] downloading 0.00 MB${step}\\[6/7\\] verifying against a CPU transpose\
+${step}\\[7/7\\] writing [^\n]*progress.npy${step}done in [0-9.]+ s\r?\n")
+execute_process(COMMAND ${CLIPT} transpose --progress --verify ${dir}/good.npy
+                        ${dir}/progress.npy
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT err MATCHES "${steps}$" OR NOT out MATCHES "^input: ")
+  message(SEND_ERROR "transpose --progress: exit ${rc}, stderr\n${err}")
+else()
+  message(STATUS "ok: transpose --progress shows every step")
+endif()
+find_program(script_tool script)
+if(NOT script_tool)
+  message(STATUS "skipped: progress on a terminal (no script(1), Debian: bsdutils)")
+else()
+  execute_process(COMMAND ${script_tool} -qec
+    "${CLIPT} transpose --verify ${dir}/good.npy ${dir}/progress.npy" /dev/null
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "${steps}input: ")
+    message(SEND_ERROR "transpose on a terminal: exit ${rc}, output\n${out}")
+  else()
+    message(STATUS "ok: transpose on a terminal shows every step")
+  endif()
+  # stdout on a terminal gets no binary data
+  execute_process(COMMAND ${script_tool} -qec "${CLIPT} transpose ${dir}/good.npy -" /dev/null
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 4 OR NOT out MATCHES "^clipt transpose: stdout: is a terminal: the \
+transpose is binary data \\(redirect it, or give OUT\\)\r?\n$")
+    message(SEND_ERROR "transpose FILE - on a terminal: exit ${rc}, output\n${out}")
+  endif()
+endif()
+# a failing step ends its line before the error
+execute_process(COMMAND ${CLIPT} transpose --progress - INPUT_FILE ${npy}/truncated_data.npy
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 4 OR NOT err MATCHES "^\\[1/6\\] reading standard input \\.\\.\\. failed\n\
+clipt transpose: stdin: truncated data: ")
+  message(SEND_ERROR "transpose --progress of a bad stdin: exit ${rc}, stderr\n${err}")
+endif()
+expect_no_leftovers()
+
 # ---- a device that computes wrong results ------------------------------------------
 # A copy of the kernels whose tile transpose adds 1 to every element (small
 # shapes are one 010! stage): --verify must catch it and write nothing.
-file(GLOB kernels "${SOURCE_DIR}/cl/*.cl")
+file(GLOB kernels "${SOURCE_DIR}/cl/*.cl" "${SOURCE_DIR}/cl/*.h")
 file(COPY ${kernels} DESTINATION "${dir}/broken_cl")
 file(READ "${dir}/broken_cl/transpose010.cl" text)
 string(REPLACE "base[k] = tile[" "base[k] = 1 + tile[" broken "${text}")

@@ -10,6 +10,8 @@
  * first one checked bit for bit. */
 #include "cli.h"
 #include "hostmat.h"
+#include "plan_text.h"
+#include "timing.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -121,7 +123,7 @@ typedef struct host_bench {
     size_t bytes;
     unsigned char *pattern, *data;
     double *times;
-    char sequence[32];   /* the plan's, as clipt_plan_describe names it */
+    const char *sequence; /* the plan's name of its sequence, for the CSV */
     FILE *csv;
 } host_bench;
 
@@ -132,10 +134,10 @@ static int timed_call(host_bench *b, unsigned queues, double *seconds)
     double start;
     clipt_status st;
     memcpy(b->data, b->pattern, b->bytes);
-    start = now_seconds();
+    start = util_now_seconds();
     st = clipt_transpose_host(b->s.cx, b->s.cl.queue, b->data, a->rows, a->cols, a->elem,
                               queues, &b->opts);
-    *seconds = now_seconds() - start;
+    *seconds = util_now_seconds() - start;
     if (st == CLIPT_SUCCESS)
         return CLI_EXIT_OK;
     return cli_report("bench", b->s.cx, "clipt_transpose_host", st);
@@ -154,24 +156,21 @@ static int exact(const host_bench *b, unsigned queues)
     return wrong == 0;
 }
 
-/* The plan's sequence and padded shape, from clipt_plan_describe; keeps
- * the sequence's name for the CSV. */
+/* The plan's sequence and padded shape, as clipt_plan_describe words
+ * them; keeps the sequence's name for the CSV. */
 static void print_plan(host_bench *b)
 {
-    char text[8192];
     clipt_plan p = NULL;
-    const char *keys[] = {"sequence: ", "padded shape: "};
+    clipt_plan_info info;
+    char choice[64], padded[64];
+    b->sequence = "";
     if (clipt_plan_create(b->s.cx, b->a->rows, b->a->cols, b->a->elem, &b->opts, &p))
         return; /* the timed calls report the failure */
-    (void)clipt_plan_describe(p, text, sizeof text); /* a cut text keeps these lines */
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        const char *line = strstr(text, keys[k]);
-        if (line)
-            printf("%.*s\n", (int)strcspn(line, "\n"), line);
-        if (line && k == 0)
-            snprintf(b->sequence, sizeof b->sequence, "%.*s",
-                     (int)strcspn(line + strlen(keys[0]), " \n"), line + strlen(keys[0]));
-    }
+    clipt_plan_query(p, &info);
+    plan_text_choice(&info, choice, sizeof choice);
+    plan_text_padded(&info, padded, sizeof padded);
+    printf("sequence: %s\npadded shape: %s\n", choice, padded);
+    b->sequence = plan_text_sequence(info.sequence);
     clipt_plan_release(p);
 }
 
@@ -195,7 +194,7 @@ static int time_queue_counts(host_bench *b)
             if (r == 0 && !a->no_verify)
                 ok = exact(b, q);
         }
-        median = percentile(b->times, a->repeat, 0.5);
+        median = util_median(b->times, a->repeat);
         if (i == 0)
             base = median;
         printf("%6u  %10.3f  %8.3f  %+10.1f %%  %s\n", q, median * 1e3, moved / median / 1e9,

@@ -12,9 +12,10 @@
 static const char info_description[] =
     "Lists every OpenCL platform and device.  For each device, creates a\n"
     "clipt context and prints the profile clipt derives from it (local\n"
-    "memory, SIMD width, work-group limits, tuning entry).  Marks the device\n"
-    "that CLIPT_PLATFORM / CLIPT_DEVICE select (default: first GPU, else the\n"
-    "first device).  Exit status: 0 when every device was profiled, 3 when\n"
+    "memory, SIMD width, work-group limits, tuning entry and its values, with\n"
+    "a legend of the tuning names).  Marks the device that CLIPT_PLATFORM /\n"
+    "CLIPT_DEVICE select (default: first GPU, else the first device).\n"
+    "Exit status: 0 when every device was profiled, 3 when\n"
     "there is no platform or a device could not be profiled.";
 
 /* Prints each line of text with an indent, so that a device's profile
@@ -98,6 +99,21 @@ static int list_platform(cl_uint index, cl_platform_id p, const clipt_cl_env *ch
     return status;
 }
 
+/* The tuning names are the public option names, which keep the papers'
+ * stage names: this says in plain words which step each one tunes. */
+static void print_tuning_legend(void)
+{
+    printf("tuning names, by the step they tune (the papers' names in parentheses):\n"
+           "  *_010, tile_elems_010      tile transpose in local memory (010!)\n"
+           "  pttwac_spread, pttwac_pad  tile transpose along cycles, flags in local\n"
+           "                             memory (PTTWAC): flag spreading and padding\n"
+           "  *_100, walk_*              moving blocks of elements along cycles (100!)\n"
+           "  min_super, skinny_super    smallest tile factor; largest block moved by\n"
+           "                             the two-pass sequences 2.1/2.2 (super-element)\n"
+           "  align_bytes                tile factors preferred as multiples of this\n"
+           "                             many bytes\n");
+}
+
 static const char *env_or_unset(const char *name)
 {
     const char *v = getenv(name);
@@ -126,6 +142,7 @@ static int info_main(int argc, char **argv)
     for (cl_uint p = 0; p < np && p < MAX_IDS; p++)
         if (list_platform(p, platforms[p], &chosen) != CLI_EXIT_OK)
             status = CLI_EXIT_FAILURE;
+    print_tuning_legend();
     printf("selection: CLIPT_PLATFORM=%s CLIPT_DEVICE=%s -> %s\n",
            env_or_unset("CLIPT_PLATFORM"), env_or_unset("CLIPT_DEVICE"),
            chosen.device ? chosen.device_name : why);

@@ -9,6 +9,8 @@
  * clipt_plan_profile, i.e. from the first to the last command of the plan. */
 #include "cli.h"
 #include "hostmat.h"
+#include "plan_text.h"
+#include "timing.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -47,15 +49,6 @@ typedef struct run_stats {
     size_t first_wrong_run, first_wrong_count, first_wrong_index;
 } run_stats;
 
-/* Fields of clipt_plan_describe that the report repeats.  The public API
- * has no structured query for them, so they are read from the text; a
- * field that cannot be found prints as "?". */
-typedef struct plan_facts {
-    char sequence[64];
-    char tiles[64];
-    char padded[64];
-} plan_facts;
-
 /* ---- options ---------------------------------------------------------- */
 
 static const char run_description[] =
@@ -66,8 +59,34 @@ static const char run_description[] =
     "transpose.  Every run is re-uploaded and verified.  Reports the plan,\n"
     "the median device time (clipt_plan_profile) and GB/s counted as\n"
     "2*rows*cols*elem bytes / time.\n"
+    "The transposition runs in passes over the matrix: tile transposes in\n"
+    "local memory (the papers' 010!) and moves of blocks of elements along\n"
+    "cycles (100!).  --sequence forces their order, numbered as in TPDS 2016\n"
+    "Fig. 2: 1 moves single elements along cycles; 2.1 and 2.2 take one tile\n"
+    "transpose and one block move; 3.1, 3.2 three passes and 4.1, 4.2, 4.3\n"
+    "four (4.3 fuses two) over m x n tiles.  --describe names every pass.\n"
     "Exit status: 0 all runs verified, 1 wrong result, 2 usage error,\n"
     "3 OpenCL or clipt failure.";
+
+/* A forced factor must not exceed its dimension, and must divide it
+ * without padding (with padding, the library pads the dimension to the
+ * next multiple). */
+static int tile_fits(size_t tile, const char *tile_opt, size_t dim, const char *dim_opt,
+                     int no_padding, int *status)
+{
+    if (tile && tile > dim) {
+        *status = cli_usage_error(&cli_cmd_run, "%s %zu does not divide %s %zu: it is larger "
+                                  "than the dimension", tile_opt, tile, dim_opt, dim);
+        return 0;
+    }
+    if (tile && no_padding && dim % tile) {
+        *status = cli_usage_error(&cli_cmd_run, "%s %zu does not divide %s %zu: with "
+                                  "--no-padding a forced tile factor must divide its "
+                                  "dimension", tile_opt, tile, dim_opt, dim);
+        return 0;
+    }
+    return 1;
+}
 
 static int parse_run_args(int argc, char **argv, run_args *a, int *status)
 {
@@ -92,12 +111,15 @@ static int parse_run_args(int argc, char **argv, run_args *a, int *status)
     if (!cli_parse_options(&cli_cmd_run, opts, sizeof opts / sizeof opts[0], argc,
                            argv, NULL, 0, NULL, status))
         return 0;
-    /* caught here so that the message names the options, not an API code */
+    /* caught here so that the messages name the options, not an API code */
     if (a->rows > SIZE_MAX / a->cols || a->rows * a->cols > SIZE_MAX / a->elem) {
         *status = cli_usage_error(&cli_cmd_run, "a %zu x %zu matrix of %zu-byte elements "
                                   "does not fit in memory", a->rows, a->cols, a->elem);
         return 0;
     }
+    if (!tile_fits(a->tile_m, "--tile-m", a->rows, "--rows", a->no_padding, status) ||
+        !tile_fits(a->tile_n, "--tile-n", a->cols, "--cols", a->no_padding, status))
+        return 0;
     return 1;
 }
 
@@ -122,29 +144,13 @@ static int make_plan(cli_session *s, const run_args *a, clipt_plan *plan)
     return cli_report(cli_cmd_run.name, s->cx, what, st);
 }
 
-/* Copies the rest of the line after `key` in text, or "?". */
-static void describe_field(const char *text, const char *key, char *out, size_t len)
+/* --describe: clipt_plan_describe's text (a cut one still says most). */
+static void print_description(clipt_plan plan)
 {
-    const char *at = strstr(text, key);
-    size_t n;
-    if (!at) {
-        snprintf(out, len, "?");
-        return;
-    }
-    at += strlen(key);
-    n = strcspn(at, "\n");
-    snprintf(out, len, "%.*s", (int)n, at);
-}
-
-static void read_plan_facts(const char *text, plan_facts *f)
-{
-    describe_field(text, "\nsequence: ", f->sequence, sizeof f->sequence);
-    describe_field(text, "\ntiles: ", f->tiles, sizeof f->tiles);
-    describe_field(text, "\npadded shape: ", f->padded, sizeof f->padded);
-    /* "m=25 n=1 (why)": the reason is for --describe, not the summary */
-    f->tiles[strcspn(f->tiles, "(")] = '\0';
-    if (f->tiles[0] && f->tiles[strlen(f->tiles) - 1] == ' ')
-        f->tiles[strlen(f->tiles) - 1] = '\0';
+    static char text[16384];
+    text[0] = '\0';
+    clipt_plan_describe(plan, text, sizeof text);
+    printf("plan:\n%s\n", text);
 }
 
 /* ---- demo matrix ------------------------------------------------------ */
@@ -254,23 +260,16 @@ static int run_all(cli_session *s, clipt_plan plan, demo *d, size_t repeat,
 
 /* ---- report ----------------------------------------------------------- */
 
-static int compare_double(const void *x, const void *y)
-{
-    const double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* Median of n values taken every `stride` entries of v (v is not changed). */
 static double median(const double *v, size_t n, size_t stride)
 {
-    double *sorted = malloc(n * sizeof *sorted), m;
-    if (!sorted)
+    double *copy = malloc(n * sizeof *copy), m;
+    if (!copy)
         return v[0]; /* a report with one sample beats no report */
     for (size_t i = 0; i < n; i++)
-        sorted[i] = v[i * stride];
-    qsort(sorted, n, sizeof *sorted, compare_double);
-    m = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    free(sorted);
+        copy[i] = v[i * stride];
+    m = util_median(copy, n);
+    free(copy);
     return m;
 }
 
@@ -301,17 +300,22 @@ static void print_verdict(const run_args *a, const run_stats *r)
            a->rows * a->cols, row, col);
 }
 
-static void print_report(const cli_session *s, const run_args *a, const plan_facts *f,
+/* The plan's choices in the words of clipt_plan_describe, then the runs'. */
+static void print_report(const cli_session *s, const run_args *a, const clipt_plan_info *p,
                          const run_stats *r)
 {
     const double bytes = (double)a->rows * (double)a->cols * (double)a->elem;
     const double t = median(r->total, a->repeat, 1);
+    char choice[64], tiles[64], padded[64];
+    plan_text_choice(p, choice, sizeof choice);
+    plan_text_tiles(p, tiles, sizeof tiles);
+    plan_text_padded(p, padded, sizeof padded);
     printf("device:       %s (%s)\n", s->cl.device_name, s->cl.platform_name);
     printf("shape:        %zu x %zu, %zu-byte elements (%.2f MB)\n", a->rows, a->cols,
            a->elem, bytes / 1e6);
-    printf("sequence:     %s\n", f->sequence);
-    printf("tiles:        %s\n", f->tiles);
-    printf("padded shape: %s\n", f->padded);
+    printf("sequence:     %s\n", choice);
+    printf("tiles:        %s\n", tiles);
+    printf("padded shape: %s\n", padded);
     printf("device time:  %.3f ms (median of %zu run%s)\n", 1e3 * t, a->repeat,
            a->repeat == 1 ? "" : "s");
     print_stage_times(r, a->repeat);
@@ -331,8 +335,7 @@ static int run_main(int argc, char **argv)
     clipt_plan plan = NULL;
     demo d = {0};
     run_stats r = {0};
-    plan_facts facts;
-    static char text[16384];
+    clipt_plan_info info;
     int status;
     if (!parse_run_args(argc, argv, &a, &status))
         return status;
@@ -340,16 +343,13 @@ static int run_main(int argc, char **argv)
         return status;
     if ((status = make_plan(&s, &a, &plan)) != CLI_EXIT_OK)
         goto cleanup;
-    /* TRUNCATED still leaves a usable, terminated head of the text */
-    text[0] = '\0';
-    clipt_plan_describe(plan, text, sizeof text);
-    read_plan_facts(text, &facts);
+    clipt_plan_query(plan, &info); /* cannot fail on a plan */
     if (a.describe)
-        printf("plan:\n%s\n", text);
+        print_description(plan);
     if ((status = demo_prepare(&s, plan, &a, &d)) != CLI_EXIT_OK ||
         (status = run_all(&s, plan, &d, a.repeat, &r)) != CLI_EXIT_OK)
         goto cleanup;
-    print_report(&s, &a, &facts, &r);
+    print_report(&s, &a, &info, &r);
     status = r.wrong_runs ? CLI_EXIT_WRONG : CLI_EXIT_OK;
 cleanup:
     free(r.total);

@@ -1,10 +1,14 @@
 /* Option parsing shared by the subcommands: one table of cli_option per
  * command drives both the parser and the --help text, so the two cannot
  * drift apart. */
+#define _GNU_SOURCE /* getopt_long */
+
 #include "cli.h"
+#include "plan_text.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,67 +26,234 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
-static void print_help(const cli_command *cmd, const cli_option *opts,
-                       size_t num_opts)
+/* ---- the table as getopt_long sees it ----------------------------------- */
+
+/* "o|output": short letter 'o' and long name "output"; "rows": long only. */
+static char short_of(const cli_option *o)
 {
+    return o->name[0] && o->name[1] == '|' ? o->name[0] : '\0';
+}
+
+static const char *long_of(const cli_option *o)
+{
+    return short_of(o) ? o->name + 2 : o->name;
+}
+
+/* getopt_long's value for option i: its letter, or past every letter. */
+enum { LONG_ONLY_BASE = 256 };
+
+static int value_of(const cli_option *opts, size_t i)
+{
+    return short_of(&opts[i]) ? short_of(&opts[i]) : LONG_ONLY_BASE + (int)i;
+}
+
+static const cli_option *option_of_value(const cli_option *opts, size_t num_opts, int value)
+{
+    for (size_t i = 0; i < num_opts; i++)
+        if (value_of(opts, i) == value)
+            return &opts[i];
+    return NULL;
+}
+
+/* The long options and the short ones ("h", then "o:" per letter with a
+ * value), ':' first so that a missing value is told from an unknown option. */
+static int make_getopt_tables(const cli_option *opts, size_t num_opts,
+                              struct option **longs, char **shorts)
+{
+    char *at;
+    *longs = calloc(num_opts + 2, sizeof **longs);
+    *shorts = malloc(2 * num_opts + 3);
+    if (!*longs || !*shorts)
+        return 0;
+    at = *shorts;
+    *at++ = ':';
+    *at++ = 'h';
+    for (size_t i = 0; i < num_opts; i++) {
+        (*longs)[i].name = long_of(&opts[i]);
+        (*longs)[i].has_arg = opts[i].metavar ? required_argument : no_argument;
+        (*longs)[i].val = value_of(opts, i);
+        if (short_of(&opts[i])) {
+            *at++ = short_of(&opts[i]);
+            if (opts[i].metavar)
+                *at++ = ':';
+        }
+    }
+    *at = '\0';
+    (*longs)[num_opts].name = "help";
+    (*longs)[num_opts].val = 'h';
+    return 1;
+}
+
+/* ---- help ----------------------------------------------------------------- */
+
+static cli_help_format help_format = CLI_HELP_TEXT;
+static unsigned man_pages_printed;
+
+void cli_set_help_format(cli_help_format format)
+{
+    help_format = format;
+    man_pages_printed = 0;
+}
+
+/* "-o, --output OUT" or "    --rows R" */
+static void option_left(const cli_option *o, char *buf, size_t len)
+{
+    char letter[8] = "    ";
+    if (short_of(o))
+        snprintf(letter, sizeof letter, "-%c, ", short_of(o));
+    snprintf(buf, len, "%s--%s%s%s", letter, long_of(o), o->metavar ? " " : "",
+             o->metavar ? o->metavar : "");
+}
+
+static void print_help_text(const cli_command *cmd, const cli_option *opts, size_t num_opts)
+{
+    char left[80];
     printf("usage: clipt %s%s%s\n\n", cmd->name, cmd->synopsis[0] ? " " : "",
            cmd->synopsis);
     if (cmd->description)
         printf("%s\n\n", cmd->description);
     printf("options:\n");
     for (size_t i = 0; i < num_opts; i++) {
-        char left[64];
-        snprintf(left, sizeof left, "--%s%s%s", opts[i].name,
-                 opts[i].metavar ? " " : "", opts[i].metavar ? opts[i].metavar : "");
-        printf("  %-22s %s\n", left, opts[i].help);
+        option_left(&opts[i], left, sizeof left);
+        printf("  %-24s %s\n", left, opts[i].help);
     }
-    printf("  %-22s %s\n", "--help", "show this help and exit");
+    printf("  %-24s %s\n", "-h, --help", "show this help and exit");
 }
 
-/* Matches "--name" or "--name=value"; sets *inline_value for the latter. */
-static const cli_option *find_option(const cli_option *opts, size_t num_opts,
-                                     const char *arg, const char **inline_value)
+/* One option as a man page's tagged paragraph. */
+static void print_option_roff(const cli_option *o)
 {
-    const char *name = arg + 2;
-    const char *eq = strchr(name, '=');
-    size_t len = eq ? (size_t)(eq - name) : strlen(name);
-    *inline_value = eq ? eq + 1 : NULL;
+    char name[80];
+    printf(".TP\n");
+    if (short_of(o))
+        printf("\\fB\\-%c\\fR, ", short_of(o));
+    snprintf(name, sizeof name, "--%s", long_of(o));
+    cli_roff_font(stdout, 'B', name);
+    if (o->metavar) {
+        printf(" ");
+        cli_roff_font(stdout, 'I', o->metavar);
+    }
+    printf("\n");
+    cli_roff_text(stdout, o->help);
+    printf("\n");
+}
+
+/* The command's page, clipt-NAME(1); a later page (bench --host) becomes a
+ * section of the first. */
+static void print_help_man(const cli_command *cmd, const cli_option *opts, size_t num_opts)
+{
+    static const cli_option help = {"h|help", NULL, NULL, NULL, "show this help and exit"};
+    const int first = man_pages_printed++ == 0;
+    char text[64];
+    snprintf(text, sizeof text, "clipt %s", cmd->name);
+    if (first) {
+        snprintf(text, sizeof text, "clipt-%s", cmd->name);
+        cli_roff_header(text, cmd->summary);
+        printf(".SH SYNOPSIS\n");
+        snprintf(text, sizeof text, "clipt %s", cmd->name);
+    } else {
+        printf(".SH \"");
+        cli_roff_text(stdout, cmd->name);
+        printf(" MODE\"\n");
+    }
+    cli_roff_font(stdout, 'B', text);
+    printf(" ");
+    cli_roff_text(stdout, cmd->synopsis);
+    printf("\n%s\n", first ? ".SH DESCRIPTION" : ".PP");
+    if (cmd->description)
+        cli_roff_paragraphs(stdout, cmd->description);
+    printf("%s\n", first ? ".SH OPTIONS" : ".SS Options");
     for (size_t i = 0; i < num_opts; i++)
-        if (strlen(opts[i].name) == len && strncmp(opts[i].name, name, len) == 0)
-            return &opts[i];
-    return NULL;
+        print_option_roff(&opts[i]);
+    print_option_roff(&help);
 }
 
-/* Applies one option; *index advances past a separate value.  Returns 1 on
- * success, else prints the error and returns 0. */
-static int apply_option(const cli_command *cmd, const cli_option *opt,
-                        const char *inline_value, int argc, char **argv,
-                        int *index)
+static void print_help(const cli_command *cmd, const cli_option *opts, size_t num_opts)
 {
-    const char *value = inline_value;
+    if (help_format == CLI_HELP_MAN)
+        print_help_man(cmd, opts, num_opts);
+    else
+        print_help_text(cmd, opts, num_opts);
+}
+
+/* ---- parsing -------------------------------------------------------------- */
+
+/* How `--name` (without "=value") was given, for messages about it. */
+static void option_name(const char *arg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.*s", (int)strcspn(arg, "="), arg);
+}
+
+/* An unknown or ambiguous long option, as getopt_long left it at arg. */
+static void bad_long_option(const cli_command *cmd, const cli_option *opts,
+                            size_t num_opts, const char *arg)
+{
+    char given[128], candidates[512] = "";
+    size_t matches = 0, used = 0;
+    option_name(arg, given, sizeof given);
+    for (size_t i = 0; i < num_opts; i++)
+        if (strncmp(long_of(&opts[i]), given + 2, strlen(given + 2)) == 0 &&
+            used < sizeof candidates) {
+            used += (size_t)snprintf(candidates + used, sizeof candidates - used, "%s--%s",
+                                     matches ? ", " : "", long_of(&opts[i]));
+            matches++;
+        }
+    if (matches > 1)
+        cli_usage_error(cmd, "ambiguous option '%s' (%s)", given, candidates);
+    else
+        cli_usage_error(cmd, "unknown option '%s'", given);
+}
+
+/* Sets opt from its value (NULL for a flag); 0 after printing why not. */
+static int apply_option(const cli_command *cmd, const cli_option *opt, const char *value)
+{
     const char *expected;
     if (!opt->metavar) {
-        if (inline_value) {
-            cli_usage_error(cmd, "option --%s takes no value", opt->name);
-            return 0;
-        }
         *(int *)opt->target = 1;
         return 1;
-    }
-    if (!value) {
-        if (*index + 1 >= argc) {
-            cli_usage_error(cmd, "option --%s needs a value %s", opt->name, opt->metavar);
-            return 0;
-        }
-        value = argv[++*index];
     }
     expected = opt->parse(value, opt->target);
     if (expected) {
         cli_usage_error(cmd, "invalid value '%s' for --%s: expected %s", value,
-                        opt->name, expected);
+                        long_of(opt), expected);
         return 0;
     }
     return 1;
+}
+
+/* Handles what getopt_long returned for argv[optind - 1]; 0 when parsing
+ * ends (help shown, or an error printed), with *exit_status set. */
+static int handle_option(const cli_command *cmd, const cli_option *opts, size_t num_opts,
+                         int c, char **argv, int *exit_status)
+{
+    const cli_option *opt;
+    if (c == 'h') {
+        print_help(cmd, opts, num_opts);
+        *exit_status = CLI_EXIT_OK;
+        return 0;
+    }
+    if (c == ':') {
+        opt = option_of_value(opts, num_opts, optopt);
+        if (opt && optopt < LONG_ONLY_BASE && argv[optind - 1][1] != '-')
+            cli_usage_error(cmd, "option -%c needs a value %s", optopt, opt->metavar);
+        else if (opt)
+            cli_usage_error(cmd, "option --%s needs a value %s", long_of(opt), opt->metavar);
+        return 0;
+    }
+    if (c == '?') {
+        /* optopt: 0 for an unknown long option, a long option's own value
+         * when it was given "=value" but takes none, else the letter */
+        opt = optopt ? option_of_value(opts, num_opts, optopt) : NULL;
+        if (optopt == 0)
+            bad_long_option(cmd, opts, num_opts, argv[optind - 1]);
+        else if (opt)
+            cli_usage_error(cmd, "option --%s takes no value", long_of(opt));
+        else
+            cli_usage_error(cmd, "unknown option '-%c'", optopt);
+        return 0;
+    }
+    opt = option_of_value(opts, num_opts, c);
+    return opt && apply_option(cmd, opt, optarg);
 }
 
 int cli_parse_options(const cli_command *cmd, const cli_option *opts,
@@ -90,40 +261,36 @@ int cli_parse_options(const cli_command *cmd, const cli_option *opts,
                       const char **positional, size_t max_positional,
                       size_t *num_positional, int *exit_status)
 {
+    struct option *longs = NULL;
+    char *shorts = NULL;
+    int c, going = 1;
     size_t npos = 0;
-    int options_done = 0;
     *exit_status = CLI_EXIT_USAGE;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!options_done && strcmp(arg, "--") == 0) {
-            options_done = 1;
-        } else if (!options_done && strcmp(arg, "--help") == 0) {
-            print_help(cmd, opts, num_opts);
-            *exit_status = CLI_EXIT_OK;
-            return 0;
-        } else if (!options_done && strncmp(arg, "--", 2) == 0) {
-            const char *inline_value;
-            const cli_option *opt = find_option(opts, num_opts, arg, &inline_value);
-            if (!opt) {
-                cli_usage_error(cmd, "unknown option '%s'", arg);
-                return 0;
-            }
-            if (!apply_option(cmd, opt, inline_value, argc, argv, &i))
-                return 0;
-        } else if (!options_done && arg[0] == '-' && arg[1] != '\0') {
-            /* no short options: "-h" and friends get a clear answer */
-            cli_usage_error(cmd, "unknown option '%s'", arg);
-            return 0;
-        } else if (npos < max_positional) {
-            positional[npos++] = arg;
+    if (!make_getopt_tables(opts, num_opts, &longs, &shorts)) {
+        fprintf(stderr, "clipt %s: out of host memory\n", cmd->name);
+        *exit_status = CLI_EXIT_FAILURE;
+        going = 0;
+    }
+    /* GNU getopt_long: options and operands in any order ("--" ends the
+     * options), "--name=value" or "--name value", unambiguous prefixes of
+     * long names, "-oVALUE" or "-o VALUE", short flags combined */
+    optind = 0; /* a fresh scan, also for a second call in one process */
+    opterr = 0; /* the messages below name the command */
+    while (going && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1)
+        going = handle_option(cmd, opts, num_opts, c, argv, exit_status);
+    for (int i = optind; going && i < argc; i++) {
+        if (npos < max_positional) {
+            positional[npos++] = argv[i];
         } else {
-            cli_usage_error(cmd, "unexpected argument '%s'", arg);
-            return 0;
+            cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+            going = 0;
         }
     }
+    free(longs);
+    free(shorts);
     if (num_positional)
         *num_positional = npos;
-    return 1;
+    return going;
 }
 
 /* ---- value parsers ---------------------------------------------------- */
@@ -157,22 +324,9 @@ const char *cli_parse_elem_size(const char *text, void *size_t_target)
 
 const char *cli_parse_sequence(const char *text, void *sequence_target)
 {
-    static const struct {
-        const char *name;
-        clipt_sequence value;
-    } names[] = {
-        {"auto", CLIPT_SEQUENCE_AUTO}, {"1", CLIPT_SEQUENCE_1},
-        {"2.1", CLIPT_SEQUENCE_2_1},   {"2.2", CLIPT_SEQUENCE_2_2},
-        {"3.1", CLIPT_SEQUENCE_3_1},   {"3.2", CLIPT_SEQUENCE_3_2},
-        {"4.1", CLIPT_SEQUENCE_4_1},   {"4.2", CLIPT_SEQUENCE_4_2},
-        {"4.3", CLIPT_SEQUENCE_4_3},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(text, names[i].name) == 0) {
-            *(clipt_sequence *)sequence_target = names[i].value;
-            return NULL;
-        }
-    return "auto, 1, 2.1, 2.2, 3.1, 3.2, 4.1, 4.2 or 4.3";
+    if (!plan_text_parse_sequence(text, (clipt_sequence *)sequence_target))
+        return "auto, 1, 2.1, 2.2, 3.1, 3.2, 4.1, 4.2 or 4.3";
+    return NULL;
 }
 
 const char *cli_parse_text(const char *text, void *string_target)

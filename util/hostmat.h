@@ -1,7 +1,8 @@
-/* Host-side matrices for the tool: a recognisable fill pattern, the CPU
- * reference transpose, and an element-wise comparison. */
-#ifndef CLIPT_CLI_HOSTMAT_H
-#define CLIPT_CLI_HOSTMAT_H
+/* Host-side matrices for the tool, the tests and the tuning programs: a
+ * recognisable fill pattern, the CPU reference transpose, and element-wise
+ * comparisons (plain and against a transpose, threaded). */
+#ifndef CLIPT_UTIL_HOSTMAT_H
+#define CLIPT_UTIL_HOSTMAT_H
 
 #include <stddef.h>
 

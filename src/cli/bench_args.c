@@ -1,0 +1,201 @@
+/* clipt bench's options: the help text, the option table and its checks,
+ * and the options every plan of the bench is made with. */
+#include "bench.h"
+
+#include <errno.h>
+#include <string.h>
+
+void bench_options(const bench_args *a, clipt_plan_options *o)
+{
+    clipt_plan_options_init(o);
+    cli_apply_tuning(a->tuning, o); /* checked when parsed */
+    o->tile_rule = a->tile_rule;
+}
+
+const char bench_description[] =
+    "Measures the throughput of clipt's automatic plans over a set of shapes\n"
+    "on the selected device (CLIPT_PLATFORM / CLIPT_DEVICE; default: first\n"
+    "GPU, else first device), next to the device's copy bandwidth.\n"
+    "\n"
+    "Shapes: --shapes FILE (one \"rows cols\" per line, '#' starts a comment)\n"
+    "or --random SET with --count N and --seed S (splitmix64: one seed, one\n"
+    "list of shapes on every machine).  The sets follow the papers:\n"
+    "  general  rows and cols uniform in [1000, 20000] ([1000, 15000] for\n"
+    "           --elem 8 and 16);\n"
+    "  skinny   long side uniform in [10^4, 10^7], short side in [2, 32];\n"
+    "           shapes alternate rows >> cols (AoS->SoA) and cols >> rows\n"
+    "           (SoA->AoS).\n"
+    "--max-dim D scales a range [lo, hi] with hi > D down to\n"
+    "[min(lo, ceil(D/2)), D], for quick runs.  A shape is skipped (noted on\n"
+    "stderr, counted in the summary) when its buffer exceeds\n"
+    "CL_DEVICE_MAX_MEM_ALLOC_SIZE, when buffer + pristine copy + scratch\n"
+    "exceed 80% of CL_DEVICE_GLOBAL_MEM_SIZE, or when it is a single row or\n"
+    "column (nothing moves).\n"
+    "\n"
+    "Timing: GB/s = 2*rows*cols*elem / time.  Before every timed run the\n"
+    "matrix is restored from a pristine device copy (clEnqueueCopyBuffer,\n"
+    "not timed).  --mode repeated (default): the plan is created once per\n"
+    "shape and time is clipt_plan_profile's total, from the first stage's\n"
+    "start (padding included) to the last stage's end (unpadding included).\n"
+    "--mode single: every timed run creates the plan (clipt_plan_create:\n"
+    "programs come from the context's cache, cycles are walked on the host),\n"
+    "enqueues it, waits and releases it; time is a host monotonic clock\n"
+    "around all of that, and the device-only time is reported beside it.\n"
+    "Times are medians of --repeat runs.  Copy GB/s: clEnqueueCopyBuffer of\n"
+    "rows*cols*elem bytes (pristine -> work), median of --repeat, counted\n"
+    "as 2*bytes/time.  ratio = transposition GB/s / copy GB/s.\n"
+    "\n"
+    "The first timed run of each shape is read back and compared bit for\n"
+    "bit with the CPU transpose (cache-blocked, min(8, cores) threads); a\n"
+    "wrong result is reported on stderr and the bench goes on.\n"
+    "\n"
+    "--brute-force: per shape, also times the automatic plan and forced\n"
+    "plans for sequences 2.1, 2.2, 3.1 and 3.2 and every factor m of rows\n"
+    "and n of cols with m*n*elem <= the device's local memory (2.1 moves\n"
+    "whole rows, so n = cols; 2.2 whole columns, so m = rows): the sides'\n"
+    "divisors, and the multiples of the device's align_bytes from its\n"
+    "min_super up that pad their side by at most 1/32 (a forced factor that\n"
+    "does not divide its side pads it), nearest to the automatic plan's\n"
+    "factors first, up to --brute-limit plans counting the automatic one;\n"
+    "combinations clipt_plan_create rejects are skipped.\n"
+    "Plans are created ahead on min(8, cores) threads (clipt_plan_create\n"
+    "costs more than a run on a GPU); each gets one warm-up run, then one\n"
+    "timed run (the median of --repeat when the warm-up took under 1 ms);\n"
+    "device time in both modes.  Reports auto/best = automatic GB/s / best GB/s (TPDS 2016,\n"
+    "sec. 5.3.1, Fig. 5).  The best forced plan is run once more and its\n"
+    "result checked like the automatic plan's (a wrong one: exit status 1).\n"
+    "\n"
+    "Output: progress on stderr; one line per shape on stdout; then\n"
+    "  median X GB/s  p10 Y  p90 Z  copy W GB/s  median/copy R %  verified V/N\n"
+    "  ratio median R %  p10 A %  p90 B %\n"
+    "where X, Y, Z are percentiles of the shapes' GB/s, W the median of their\n"
+    "copy GB/s, R the median of the per-shape ratios (not X/W), V/N the\n"
+    "shapes found correct / checked; with --brute-force also\n"
+    "  auto/best median F %  p10 G %  p90 H %\n"
+    "and, where the model predicted the plans' device times (each shape's line\n"
+    "says 'predicted T ms (+E %)'),\n"
+    "  model: predicted within +-20 % for P % of N shapes, median error M %\n"
+    "--csv FILE: header, then one row per measured shape: rows,cols,elem,\n"
+    "sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,\n"
+    "verified,stages_ms (';'-joined per-stage medians),mode,device_ms,\n"
+    "best_gbs,best_sequence,best_m,best_n,auto_best,best_verified,\n"
+    "predicted_ms (ratio and auto_best as fractions; the best_* fields empty\n"
+    "without --brute-force; predicted_ms: the cost model's time, clipt_plan_info).\n"
+    "--png FILE: histogram of GB/s drawn by python3 and plot_hist.py,\n"
+    "installed with the tool (share/clipt/plot_hist.py; CLIPT_PLOT_SCRIPT\n"
+    "overrides the path); it needs matplotlib (Debian: python3-matplotlib).\n"
+    "Without python3, matplotlib or the script one line says what to install\n"
+    "and the bench does not fail.\n"
+    "\n"
+    "--host: another mode, host arrays through clipt_transpose_host over\n"
+    "several command queues (see 'clipt bench --host --help').\n"
+    "\n"
+    "Exit status: 0 every checked shape correct, 1 a wrong result, 2 usage\n"
+    "error, 3 OpenCL or clipt failure on some shape (the others still run).";
+
+static const char *parse_set(const char *text, void *target)
+{
+    if (strcmp(text, "general") == 0)
+        *(shape_set *)target = SET_GENERAL;
+    else if (strcmp(text, "skinny") == 0)
+        *(shape_set *)target = SET_SKINNY;
+    else
+        return "general or skinny";
+    return NULL;
+}
+
+static const char *parse_mode(const char *text, void *target)
+{
+    if (strcmp(text, "repeated") == 0)
+        *(bench_mode *)target = MODE_REPEATED;
+    else if (strcmp(text, "single") == 0)
+        *(bench_mode *)target = MODE_SINGLE;
+    else
+        return "repeated or single";
+    return NULL;
+}
+
+/* auto: the cost model's choice; alg5 (Algorithm 5 and the sequence rule,
+ * the model's fallback), alg2, alg1: the papers' rules alone. */
+static const char *parse_tile_rule(const char *text, void *target)
+{
+    static const struct {
+        const char *name;
+        clipt_tile_rule rule;
+    } rules[] = {{"auto", CLIPT_TILE_RULE_AUTO},
+                 {"alg5", CLIPT_TILE_RULE_ALG5},
+                 {"alg2", CLIPT_TILE_RULE_ALG2},
+                 {"alg1", CLIPT_TILE_RULE_ALG1}};
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (strcmp(text, rules[i].name) == 0) {
+            *(clipt_tile_rule *)target = rules[i].rule;
+            return NULL;
+        }
+    return "auto, alg5, alg2 or alg1";
+}
+
+static const char *parse_seed(const char *text, void *target)
+{
+    char *end = NULL;
+    unsigned long long v;
+    if (text[0] < '0' || text[0] > '9')
+        return "a whole number";
+    errno = 0;
+    v = strtoull(text, &end, 10);
+    if (errno || *end != '\0')
+        return "a whole number below 2^64";
+    *(uint64_t *)target = (uint64_t)v;
+    return NULL;
+}
+
+static int validate_args(const cli_command *cmd, const bench_args *a, int *status)
+{
+    if (!a->shapes_file == (a->set == SET_NONE)) {
+        *status = cli_usage_error(cmd, a->shapes_file
+                                  ? "--shapes and --random exclude each other"
+                                  : "give --shapes FILE or --random general|skinny");
+        return 0;
+    }
+    if (a->shapes_file && a->max_dim) {
+        *status = cli_usage_error(cmd, "--max-dim applies to --random only");
+        return 0;
+    }
+    return 1;
+}
+
+int bench_parse_args(const cli_command *cmd, int argc, char **argv, bench_args *a,
+                     int *status)
+{
+    const cli_option opts[] = {
+        {"shapes", "FILE", cli_parse_text, &a->shapes_file,
+         "shapes from FILE, one \"rows cols\" per line, '#' comments"},
+        {"random", "SET", parse_set, &a->set, "random shapes: general or skinny"},
+        {"count", "N", cli_parse_positive_size, &a->count,
+         "random shapes (default 100); with --shapes: the first N"},
+        {"seed", "S", parse_seed, &a->seed, "seed of --random (default 1)"},
+        {"max-dim", "D", cli_parse_positive_size, &a->max_dim,
+         "scale --random ranges down to at most D (quick runs)"},
+        {"elem", "BYTES", cli_parse_elem_size, &a->elem,
+         "element size: 1, 2, 4, 8 or 16 (default 4)"},
+        {"repeat", "K", cli_parse_positive_size, &a->repeat,
+         "timed runs per shape; medians are reported (default 5)"},
+        {"mode", "MODE", parse_mode, &a->mode,
+         "repeated (plan reused) or single (plan per run) (default repeated)"},
+        {"no-verify", NULL, NULL, &a->no_verify, "skip the bit-exact host check"},
+        {"csv", "FILE", cli_parse_text, &a->csv, "write one row per measured shape"},
+        {"png", "FILE", cli_parse_text, &a->png,
+         "histogram of GB/s (python3 + matplotlib)"},
+        {"brute-force", NULL, NULL, &a->brute_force,
+         "also time forced (sequence, m, n) plans; report auto/best"},
+        {"brute-limit", "N", cli_parse_positive_size, &a->brute_limit,
+         "most plans timed per shape by --brute-force (default 200)"},
+        {"tile-rule", "RULE", parse_tile_rule, &a->tile_rule,
+         "auto (cost model, default), alg5 (Algorithm 5 alone), alg2, alg1"},
+        {"tune", "LIST", cli_parse_tuning, &a->tuning,
+         "tuning overrides NAME=VALUE,... for every plan (names as in 'clipt info')"},
+    };
+    if (!cli_parse_options(cmd, opts, sizeof opts / sizeof opts[0], argc, argv, NULL, 0,
+                           NULL, status))
+        return 0;
+    return validate_args(cmd, a, status);
+}

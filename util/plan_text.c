@@ -1,0 +1,94 @@
+#include "plan_text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The papers' names of the sequences (Gomez-Luna et al., Fig. 2). */
+static const struct {
+    const char *name;
+    clipt_sequence value;
+} sequence_names[] = {
+    {"1", CLIPT_SEQUENCE_1},     {"2.1", CLIPT_SEQUENCE_2_1}, {"2.2", CLIPT_SEQUENCE_2_2},
+    {"3.1", CLIPT_SEQUENCE_3_1}, {"3.2", CLIPT_SEQUENCE_3_2}, {"4.1", CLIPT_SEQUENCE_4_1},
+    {"4.2", CLIPT_SEQUENCE_4_2}, {"4.3", CLIPT_SEQUENCE_4_3},
+};
+#define NUM_SEQUENCES (sizeof sequence_names / sizeof sequence_names[0])
+
+const char *plan_text_sequence(clipt_sequence s)
+{
+    for (size_t i = 0; i < NUM_SEQUENCES; i++)
+        if (sequence_names[i].value == s)
+            return sequence_names[i].name;
+    return "?";
+}
+
+int plan_text_parse_sequence(const char *text, clipt_sequence *out)
+{
+    if (strcmp(text, "auto") == 0) {
+        *out = CLIPT_SEQUENCE_AUTO;
+        return 1;
+    }
+    for (size_t i = 0; i < NUM_SEQUENCES; i++)
+        if (strcmp(text, sequence_names[i].name) == 0) {
+            *out = sequence_names[i].value;
+            return 1;
+        }
+    return 0;
+}
+
+void plan_text_choice(const clipt_plan_info *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s (%s)", plan_text_sequence(p->sequence),
+             p->sequence_forced ? "forced" : "automatic");
+}
+
+void plan_text_tiles(const clipt_plan_info *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "m=%zu n=%zu", p->tile_m, p->tile_n);
+}
+
+void plan_text_padded(const clipt_plan_info *p, char *buf, size_t len)
+{
+    const int padded = p->padded_rows != p->rows || p->padded_cols != p->cols;
+    snprintf(buf, len, "%zu x %zu%s", p->padded_rows, p->padded_cols,
+             padded ? "" : " (no padding)");
+}
+
+/* What a stage does in plain words, as clipt_plan_describe leads with. */
+static const char *stage_words(const clipt_stage_info *s)
+{
+    switch (s->op) {
+    case CLIPT_OP_TRANSPOSE_TILES:
+        if (s->family == CLIPT_FAMILY_TILE_LOCAL)
+            return "tile transpose in local memory";
+        return s->family == CLIPT_FAMILY_TILE_CYCLES
+                   ? "tile transpose along cycles, flags in local memory"
+                   : "tile transpose along cycles, flags in global memory";
+    case CLIPT_OP_MOVE_SUPER:
+        if (s->super_transposed)
+            return "move blocks along cycles, transposing each";
+        return s->s == 1 ? "move single elements along cycles" : "move blocks along cycles";
+    case CLIPT_OP_PAD: return "spread rows apart for the padding";
+    default: return "squeeze the padding out";
+    }
+}
+
+void plan_text_stage(const clipt_stage_info *s, char *buf, size_t len)
+{
+    if (s->op == CLIPT_OP_PAD || s->op == CLIPT_OP_UNPAD)
+        snprintf(buf, len, "%s (%s), kernel %s: %llu rows of %llu elements, row pitch "
+                 "%llu -> %llu", stage_words(s), s->label, s->kernels,
+                 (unsigned long long)s->instances, (unsigned long long)s->a,
+                 (unsigned long long)s->pitch_from, (unsigned long long)s->pitch_to);
+    else if (s->op == CLIPT_OP_TRANSPOSE_TILES)
+        snprintf(buf, len, "%s (%s), kernel %s: %llu %s of %llu x %llu elements",
+                 stage_words(s), s->label, s->kernels, (unsigned long long)s->instances,
+                 s->instances == 1 ? "tile" : "tiles", (unsigned long long)s->a,
+                 (unsigned long long)s->b);
+    else
+        snprintf(buf, len, "%s (%s), kernel %s: %llu %s of %llu x %llu blocks of %llu "
+                 "elements (super-elements)", stage_words(s), s->label, s->kernels,
+                 (unsigned long long)s->instances, s->instances == 1 ? "matrix" : "matrices",
+                 (unsigned long long)s->a, (unsigned long long)s->b,
+                 (unsigned long long)s->s);
+}

@@ -1,0 +1,33 @@
+/* A plan's choices as text, from clipt_plan_query and
+ * clipt_plan_query_stage, in the words clipt_plan_describe uses for them:
+ * for tools that print a few of those facts in their own layout. */
+#ifndef CLIPT_UTIL_PLAN_TEXT_H
+#define CLIPT_UTIL_PLAN_TEXT_H
+
+#include "cl_select.h"
+
+#include <stddef.h>
+
+/* "1", "2.1", ... "4.3"; "?" for CLIPT_SEQUENCE_AUTO (a plan that moves
+ * nothing) or an unknown value.  A static string. */
+const char *plan_text_sequence(clipt_sequence s);
+
+/* The sequence named `text` ("auto" or a name above) into *out: 1, or 0
+ * (*out unchanged) for any other text. */
+int plan_text_parse_sequence(const char *text, clipt_sequence *out);
+
+/* The following write NUL-terminated text into buf (len > 0), cut to fit.
+ *   plan_text_choice: "3.2 (forced)" or "2.1 (automatic)";
+ *   plan_text_tiles:  "m=24 n=16";
+ *   plan_text_padded: "1202 x 1103", or "360 x 240 (no padding)";
+ *   plan_text_stage:  what the stage does, plain words first, e.g. "move
+ *     blocks along cycles (0100!), kernel shift100: 15 matrices of 24 x 1
+ *     blocks of 16 elements (super-elements)" or "spread rows apart for the
+ *     padding (pad), kernel pad_rows: 1201 rows of 1103 elements, row pitch
+ *     1103 -> 1104" (describe's stage line up to its launch details). */
+void plan_text_choice(const clipt_plan_info *p, char *buf, size_t len);
+void plan_text_tiles(const clipt_plan_info *p, char *buf, size_t len);
+void plan_text_padded(const clipt_plan_info *p, char *buf, size_t len);
+void plan_text_stage(const clipt_stage_info *s, char *buf, size_t len);
+
+#endif
