@@ -104,8 +104,9 @@ def main(argv):
     try:
         import matplotlib  # noqa: F401  (only to tell whether it is there)
     except ImportError:
-        print("png: not written: matplotlib is not installed for python3 "
-              "(e.g. apt-get install python3-matplotlib)", file=sys.stderr)
+        print(f"png: not written: matplotlib is not installed for {sys.executable} "
+              "(Debian: apt-get install python3-matplotlib; "
+              "or: python3 -m pip install matplotlib)", file=sys.stderr)
         return EXIT_NO_MATPLOTLIB
     plot(args, gbs, copy)
     return 0

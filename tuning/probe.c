@@ -5,8 +5,10 @@
  *   clipt_probe [--elem E] [--repeat K] [--seq S] [--no-verify] RxC ...
  *
  * GB/s = 2 * rows * cols * elem / seconds, from OpenCL event profiling. */
-#include "clipt.h"
 #include "cl_select.h"
+#include "cl_timing.h"
+#include "hostmat.h"
+#include "plan_text.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -14,20 +16,14 @@
 #include <string.h>
 
 #define MAX_REPEAT 64
-
-
+#define MAX_STAGES 8
 
 static double copy_gbs(clipt_cl_env *env, cl_mem from, cl_mem to, size_t bytes, int repeat)
 {
-    double t[MAX_REPEAT];
-    for (int r = 0; r < repeat; r++) {
-        cl_event e = NULL;
-        clEnqueueCopyBuffer(env->queue, from, to, 0, 0, bytes, 0, NULL, &e);
-        clWaitForEvents(1, &e);
-        t[r] = timing_event_seconds(e);
-        clReleaseEvent(e);
-    }
-    return 2.0 * (double)bytes / timing_median(t, repeat) * 1e-9;
+    double t[MAX_REPEAT], median = 0;
+    if (util_copy_seconds(env->queue, from, to, bytes, (size_t)repeat, t, &median) != CL_SUCCESS)
+        return 0;
+    return 2.0 * (double)bytes / median * 1e-9;
 }
 
 static int verify(clipt_cl_env *env, cl_mem buf, const unsigned char *orig,
@@ -38,14 +34,41 @@ static int verify(clipt_cl_env *env, cl_mem buf, const unsigned char *orig,
     int ok = got != NULL;
     if (ok)
         ok = clEnqueueReadBuffer(env->queue, buf, CL_TRUE, 0, bytes, got, 0, NULL, NULL) == CL_SUCCESS;
-    for (size_t i = 0; ok && i < rows; i++)
-        for (size_t j = 0; j < cols; j++)
-            if (memcmp(got + (j * rows + i) * elem, orig + (i * cols + j) * elem, elem)) {
-                ok = 0;
-                break;
-            }
+    if (ok)
+        ok = hostmat_compare_transposed(got, orig, rows, cols, elem, 1, NULL) == 0;
     free(got);
     return ok;
+}
+
+/* The plan's sequence, tiles and padded shape, then each stage's GB/s
+ * from the medians of the runs' times. */
+static void report(clipt_plan plan, size_t rows, size_t cols, size_t elem, int repeat,
+                   double *total, double stage[][MAX_REPEAT], unsigned nst, double copy)
+{
+    const size_t bytes = rows * cols * elem;
+    const double t = util_median(total, (size_t)repeat);
+    const double gbs = 2.0 * (double)bytes / t * 1e-9;
+    clipt_plan_info info;
+    char choice[64], tiles[64], padded[64];
+    clipt_plan_query(plan, &info);
+    plan_text_choice(&info, choice, sizeof choice);
+    plan_text_tiles(&info, tiles, sizeof tiles);
+    plan_text_padded(&info, padded, sizeof padded);
+    printf("%zux%zu e%zu  %.3f ms  %.1f GB/s  copy %.1f GB/s  ratio %.1f %%  sequence: %s | "
+           "tiles: %s  | padded shape: %s\n", rows, cols, elem, t * 1e3, gbs, copy,
+           100.0 * gbs / copy, choice, tiles, padded);
+    for (unsigned i = 0; i < nst && i < MAX_STAGES; i++) {
+        const double ts = util_median(stage[i], (size_t)repeat);
+        clipt_stage_info si;
+        char what[512] = "", line[600] = "";
+        if (clipt_plan_query_stage(plan, i, &si) == CLIPT_SUCCESS) {
+            plan_text_stage(&si, what, sizeof what);
+            snprintf(line, sizeof line, "stage %u: %s", i + 1, what);
+        }
+        printf("    %-60s %8.3f ms %7.1f GB/s (%.0f %% of copy)\n", line, ts * 1e3,
+               2.0 * (double)bytes / ts * 1e-9, 100.0 * 2.0 * (double)bytes / ts * 1e-9 / copy);
+    }
+    fflush(stdout);
 }
 
 static unsigned opt_min_super;
@@ -58,10 +81,9 @@ static int probe(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols,
     clipt_plan plan = NULL;
     cl_mem buf = NULL, pristine = NULL;
     unsigned char *host = NULL;
-    double total[MAX_REPEAT], stage[8][MAX_REPEAT];
+    double total[MAX_REPEAT], stage[MAX_STAGES][MAX_REPEAT];
     unsigned nst = 0;
     size_t bytes = rows * cols * elem, room;
-    char desc[8192];
     int ok = 1;
     cl_int err;
     clipt_status s;
@@ -75,9 +97,9 @@ static int probe(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols,
         return 0;
     }
     room = clipt_plan_buffer_size(plan);
-    host = malloc(room);
-    for (size_t i = 0; host && i < room; i++)
-        host[i] = (unsigned char)(i * 2654435761u >> 13);
+    host = calloc(room, 1); /* the pattern, then zeroed padding room */
+    if (host)
+        hostmat_fill(host, rows * cols, elem);
     buf = clCreateBuffer(env->context, CL_MEM_READ_WRITE, room, NULL, &err);
     if (err == CL_SUCCESS)
         pristine = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, room, host, &err);
@@ -96,39 +118,17 @@ static int probe(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols,
         }
         clWaitForEvents(1, &e);
         clReleaseEvent(e);
-        double st[8];
-        clipt_plan_profile(plan, &total[r], st, 8, &nst);
-        for (unsigned i = 0; i < nst && i < 8; i++)
+        double st[MAX_STAGES];
+        clipt_plan_profile(plan, &total[r], st, MAX_STAGES, &nst);
+        for (unsigned i = 0; i < nst && i < MAX_STAGES; i++)
             stage[i][r] = st[i];
         if (r == 0 && check && !verify(env, buf, host, rows, cols, elem)) {
             printf("%zux%zu: WRONG RESULT\n", rows, cols);
             ok = 0;
         }
     }
-    {
-        double copy = copy_gbs(env, pristine, buf, bytes, repeat);
-        double t = timing_median(total, repeat);
-        double gbs = 2.0 * (double)bytes / t * 1e-9;
-        clipt_plan_describe(plan, desc, sizeof desc);
-        char *seqline = strstr(desc, "sequence: ");
-        char *tiles = strstr(desc, "tiles: ");
-        char *padded = strstr(desc, "padded shape: ");
-        printf("%zux%zu e%zu  %.3f ms  %.1f GB/s  copy %.1f GB/s  ratio %.1f %%  %.*s | %.*s | %.*s\n",
-               rows, cols, elem, t * 1e3, gbs, copy, 100.0 * gbs / copy,
-               (int)strcspn(seqline, "\n"), seqline, (int)strcspn(tiles, "(\n"), tiles,
-               (int)strcspn(padded, "\n"), padded);
-        for (unsigned i = 0; i < nst && i < 8; i++) {
-            double ts = timing_median(stage[i], repeat);
-            char line[64];
-            char *at = desc, *want = NULL;
-            snprintf(line, sizeof line, "stage %u: ", i + 1);
-            want = strstr(at, line);
-            printf("    %-60.*s %8.3f ms %7.1f GB/s (%.0f %% of copy)\n",
-                   want ? (int)strcspn(want, ";") : 0, want ? want : "", ts * 1e3,
-                   2.0 * (double)bytes / ts * 1e-9, 100.0 * 2.0 * (double)bytes / ts * 1e-9 / copy);
-        }
-        fflush(stdout);
-    }
+    report(plan, rows, cols, elem, repeat, total, stage, nst,
+           copy_gbs(env, pristine, buf, bytes, repeat));
 done:
     if (buf)
         clReleaseMemObject(buf);

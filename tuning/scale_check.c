@@ -1,9 +1,14 @@
 /* clipt_scale: very large matrices, end to end, verified bit for bit.
  *
  *   clipt_scale [--repeat K] CASE ...
- *   CASE = ROWSxCOLSxELEM        e.g. 50000x50001x4
+ *   CASE = ROWSxCOLSxELEM[@OFFSET]  e.g. 50000x50001x4, 31x9394015x8@2147483656
  *        | largest:ELEM          the largest ~square matrix whose plan's
  *                                buffer fits CL_DEVICE_MAX_MEM_ALLOC_SIZE
+ *
+ * @OFFSET places the matrix OFFSET bytes into a larger buffer (offsets past
+ * 2^31 and 2^32 bytes reach every kernel argument, fill and copy the
+ * library makes at such offsets); the 1 MiB before the matrix holds a
+ * canary that must come back unchanged after every run.
  *
  * For each case: creates the automatic plan (timed: it walks cycles on the
  * host), prints its description and the scratch memory it owns as a share
@@ -17,8 +22,8 @@
  * One CSV line per case starts with "csv,".  Exit status: 0 all verified,
  * 1 a wrong result, 2 usage, 3 an OpenCL or clipt failure. */
 #define _POSIX_C_SOURCE 200809L
-#include "clipt.h"
 #include "cl_select.h"
+#include "timing.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -26,18 +31,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_THREADS 64
 #define MAX_REPEAT 16
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* ---- the pattern: element k holds the low bytes of value(k) ------------ */
 
@@ -127,7 +124,11 @@ static size_t in_threads(void *(*fn)(void *), unsigned char *data, size_t rows,
 
 typedef struct shape {
     size_t rows, cols, elem;
+    size_t offset; /* bytes before the matrix in its buffer */
 } shape;
+
+#define CANARY_MAX ((size_t)1 << 20)
+#define CANARY_BYTE 0xa5
 
 /* "largest:E": the largest rows x (rows + 1) whose plan's buffer fits one
  * allocation, found by planning (planning allocates only the scratch). */
@@ -164,20 +165,49 @@ static int parse_case(const char *text, shape *sh, int *largest)
         *largest = 1;
         return 1;
     }
+    sh->offset = 0;
+    if (sscanf(text, "%zux%zux%zu@%zu%c", &sh->rows, &sh->cols, &sh->elem, &sh->offset,
+               &tail) == 4)
+        return sh->rows && sh->cols;
     return sscanf(text, "%zux%zux%zu%c", &sh->rows, &sh->cols, &sh->elem, &tail) == 3 &&
            sh->rows && sh->cols;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static int fail(const char *what, clipt_status s)
 {
     printf("FAILED: %s: %s\n", what, clipt_status_string(s));
     return 3;
+}
+
+/* The canary: up to CANARY_MAX bytes right before the matrix. */
+static size_t canary_bytes(const shape *sh)
+{
+    return sh->offset < CANARY_MAX ? sh->offset : CANARY_MAX;
+}
+
+static cl_int write_canary(clipt_cl_env *env, cl_mem buf, const shape *sh,
+                           unsigned char *scratch)
+{
+    const size_t n = canary_bytes(sh);
+    memset(scratch, CANARY_BYTE, n);
+    return n ? clEnqueueWriteBuffer(env->queue, buf, CL_TRUE, sh->offset - n, n, scratch, 0,
+                                    NULL, NULL)
+             : CL_SUCCESS;
+}
+
+/* CL_SUCCESS and *intact = 1 when the canary came back unchanged. */
+static cl_int check_canary(clipt_cl_env *env, cl_mem buf, const shape *sh,
+                           unsigned char *scratch, int *intact)
+{
+    const size_t n = canary_bytes(sh);
+    cl_int err = n ? clEnqueueReadBuffer(env->queue, buf, CL_TRUE, sh->offset - n, n,
+                                         scratch, 0, NULL, NULL)
+                   : CL_SUCCESS;
+    *intact = 1;
+    for (size_t i = 0; err == CL_SUCCESS && i < n; i++)
+        if (scratch[i] != CANARY_BYTE)
+            *intact = 0;
+    return err;
 }
 
 /* K uploads, runs and checks; returns the exit status. */
@@ -187,20 +217,22 @@ static int run_case(clipt_cl_env *env, clipt_context cx, const shape *sh, int re
     static char text[16384];
     const size_t matrix_bytes = sh->rows * sh->cols * sh->elem;
     const double bytes = (double)matrix_bytes;
-    double t0 = now(), plan_s, times[MAX_REPEAT];
+    double t0 = util_now_seconds(), plan_s, times[MAX_REPEAT];
     clipt_plan plan = NULL;
-    unsigned char *host = NULL;
+    unsigned char *host = NULL, *canary = NULL;
     cl_mem buf = NULL;
+    int intact = 1;
     size_t buffer_bytes, scratch, wrong_runs = 0, first;
     clipt_status s;
     cl_int err;
     int status = 0;
-    printf("== %zu x %zu, %zu-byte elements: %.2f GB, %.3f x 2^32 elements\n", sh->rows,
-           sh->cols, sh->elem, bytes / 1e9,
-           (double)sh->rows * (double)sh->cols / 4294967296.0);
+    printf("== %zu x %zu, %zu-byte elements: %.2f GB, %.3f x 2^32 elements, at byte "
+           "offset %zu (%.3f x 2^32)\n", sh->rows, sh->cols, sh->elem, bytes / 1e9,
+           (double)sh->rows * (double)sh->cols / 4294967296.0, sh->offset,
+           (double)sh->offset / 4294967296.0);
     if ((s = clipt_plan_create(cx, sh->rows, sh->cols, sh->elem, NULL, &plan)) != CLIPT_SUCCESS)
         return fail("clipt_plan_create", s);
-    plan_s = now() - t0;
+    plan_s = util_now_seconds() - t0;
     buffer_bytes = clipt_plan_buffer_size(plan);
     scratch = clipt_plan_scratch_size(plan);
     text[0] = '\0';
@@ -209,51 +241,64 @@ static int run_case(clipt_cl_env *env, clipt_context cx, const shape *sh, int re
     printf("scratch: %zu bytes = %.3f %% of the matrix\n", scratch,
            100.0 * (double)scratch / bytes);
     host = malloc(buffer_bytes);
-    if (!host) {
+    canary = malloc(CANARY_MAX);
+    if (!host || !canary) {
         printf("FAILED: no host memory for %zu bytes\n", buffer_bytes);
         status = 3;
         goto done;
     }
-    buf = clCreateBuffer(env->context, CL_MEM_READ_WRITE, buffer_bytes, NULL, &err);
+    buf = clCreateBuffer(env->context, CL_MEM_READ_WRITE, sh->offset + buffer_bytes, NULL,
+                         &err);
     if (err != CL_SUCCESS) {
         status = fail("clCreateBuffer of the matrix", err);
         goto done;
     }
-    t0 = now();
+    if ((err = write_canary(env, buf, sh, canary)) != CL_SUCCESS) {
+        status = fail("writing the canary", err);
+        goto done;
+    }
+    t0 = util_now_seconds();
     in_threads(fill_rows, host, sh->rows, sh->cols, sh->elem, sh->rows, threads, &first);
-    printf("host fill: %.2f s (%u threads)\n", now() - t0, threads);
+    printf("host fill: %.2f s (%u threads)\n", util_now_seconds() - t0, threads);
     for (int k = 0; k < repeat; k++) {
         cl_event done = NULL;
         double up, down, check;
         size_t wrong;
-        t0 = now();
-        s = clEnqueueWriteBuffer(env->queue, buf, CL_TRUE, 0, matrix_bytes, host, 0, NULL,
-                                 NULL);
-        up = now() - t0;
+        t0 = util_now_seconds();
+        s = clEnqueueWriteBuffer(env->queue, buf, CL_TRUE, sh->offset, matrix_bytes, host, 0,
+                                 NULL, NULL);
+        up = util_now_seconds() - t0;
         if (s == CL_SUCCESS)
-            s = clipt_enqueue(plan, env->queue, buf, 0, 0, NULL, &done);
+            s = clipt_enqueue(plan, env->queue, buf, sh->offset, 0, NULL, &done);
         if (s == CL_SUCCESS)
             s = clWaitForEvents(1, &done);
         if (done)
             clReleaseEvent(done);
         if (s == CL_SUCCESS)
             s = clipt_plan_profile(plan, &times[k], NULL, 0, NULL);
-        t0 = now();
+        t0 = util_now_seconds();
         if (s == CL_SUCCESS)
-            s = clEnqueueReadBuffer(env->queue, buf, CL_TRUE, 0, matrix_bytes, host, 0,
-                                    NULL, NULL);
-        down = now() - t0;
+            s = clEnqueueReadBuffer(env->queue, buf, CL_TRUE, sh->offset, matrix_bytes, host,
+                                    0, NULL, NULL);
+        if (s == CL_SUCCESS)
+            s = check_canary(env, buf, sh, canary, &intact);
+        down = util_now_seconds() - t0;
         if (s != CL_SUCCESS) {
             status = fail("run", s);
             goto done;
         }
-        t0 = now();
+        t0 = util_now_seconds();
         wrong = in_threads(check_rows, host, sh->rows, sh->cols, sh->elem, sh->cols,
                            threads, &first);
-        check = now() - t0;
+        check = util_now_seconds() - t0;
         printf("run %d: device %.3f ms, %.2f GB/s; upload %.2f s, read back %.2f s, "
                "check %.2f s: ", k + 1, 1e3 * times[k], 2 * bytes / times[k] / 1e9, up,
                down, check);
+        if (!intact) {
+            printf("WRONG: the canary before the matrix was overwritten\n");
+            wrong_runs++;
+            break;
+        }
         if (wrong) {
             printf("WRONG: %zu elements differ, first at row %zu, column %zu of the "
                    "transpose\n", wrong, first / sh->rows, first % sh->rows);
@@ -266,10 +311,7 @@ static int run_case(clipt_cl_env *env, clipt_context cx, const shape *sh, int re
                        &first);
     }
     if (!wrong_runs) {
-        double median;
-        qsort(times, (size_t)repeat, sizeof times[0], cmp_double);
-        median = repeat % 2 ? times[repeat / 2]
-                            : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
+        const double median = util_median(times, (size_t)repeat);
         printf("csv,%zu,%zu,%zu,%.0f,%zu,%zu,%.4f,%.2f,%.3f,%.2f,yes\n", sh->rows, sh->cols,
                sh->elem, bytes, buffer_bytes, scratch, 100.0 * (double)scratch / bytes,
                plan_s, 1e3 * median, 2 * bytes / median / 1e9);
@@ -280,6 +322,7 @@ done:
     if (buf)
         clReleaseMemObject(buf);
     free(host);
+    free(canary);
     clipt_plan_release(plan);
     fflush(stdout);
     return status;
@@ -304,7 +347,7 @@ int main(int argc, char **argv)
         first_case = 3;
     }
     if (first_case >= argc || repeat < 1 || repeat > MAX_REPEAT) {
-        fprintf(stderr, "usage: clipt_scale [--repeat 1..%d] ROWSxCOLSxELEM|largest:ELEM ...\n",
+        fprintf(stderr, "usage: clipt_scale [--repeat 1..%d] ROWSxCOLSxELEM[@OFFSET]|largest:ELEM ...\n",
                 MAX_REPEAT);
         return 2;
     }
@@ -329,7 +372,7 @@ int main(int argc, char **argv)
         shape sh;
         int largest, one;
         if (!parse_case(argv[i], &sh, &largest)) {
-            fprintf(stderr, "clipt_scale: '%s' is not ROWSxCOLSxELEM or largest:ELEM\n",
+            fprintf(stderr, "clipt_scale: '%s' is not ROWSxCOLSxELEM[@OFFSET] or largest:ELEM\n",
                     argv[i]);
             status = 2;
             break;

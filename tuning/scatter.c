@@ -15,6 +15,8 @@
  * the permutation tables' own reads not counted; median of K runs.  The
  * destination is checked against the source for every block size. */
 #include "cl_select.h"
+#include "cl_timing.h"
+#include "random.h"
 #include "timing.h"
 
 #include <stdint.h>
@@ -42,7 +44,7 @@ static void shuffle(unsigned *v, size_t n, uint64_t *seed)
     for (size_t i = 0; i < n; i++)
         v[i] = (unsigned)i;
     for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)(splitmix64_next(seed) % i);
+        size_t j = (size_t)(util_splitmix64(seed) % i);
         unsigned t = v[i - 1];
         v[i - 1] = v[j];
         v[j] = t;
@@ -58,18 +60,14 @@ typedef struct scatter {
     int repeat;
 } scatter;
 
+/* 0 on an error */
 static double time_copy(scatter *x)
 {
-    double t[MAX_REPEAT];
-    for (int r = 0; r < x->repeat; r++) {
-        cl_event e = NULL;
-        if (clEnqueueCopyBuffer(x->env.queue, x->src, x->dst, 0, 0, x->bytes, 0, NULL, &e) ||
-            clWaitForEvents(1, &e))
-            return 0;
-        t[r] = timing_event_seconds(e);
-        clReleaseEvent(e);
-    }
-    return 2.0 * (double)x->bytes / timing_median(t, x->repeat) * 1e-9;
+    double t[MAX_REPEAT], median = 0;
+    if (util_copy_seconds(x->env.queue, x->src, x->dst, x->bytes, (size_t)x->repeat, t,
+                          &median) != CL_SUCCESS)
+        return 0;
+    return 2.0 * (double)x->bytes / median * 1e-9;
 }
 
 /* GB/s of moving blocks from[k] -> to[k]; 0 on an error or a wrong result. */
@@ -98,9 +96,11 @@ static double time_moves(scatter *x, size_t block, const unsigned *from, const u
         cl_event e = NULL;
         if (clEnqueueNDRangeKernel(x->env.queue, x->kernel, 1, NULL, &global, &local, 0, NULL,
                                    &e) ||
-            clWaitForEvents(1, &e))
+            clWaitForEvents(1, &e) || util_event_seconds(e, &t[r])) {
+            if (e)
+                clReleaseEvent(e);
             goto done;
-        t[r] = timing_event_seconds(e);
+        }
         clReleaseEvent(e);
     }
     if (clEnqueueReadBuffer(x->env.queue, x->dst, CL_TRUE, 0, x->bytes, host_dst, 0, NULL, NULL))
@@ -111,7 +111,7 @@ static double time_moves(scatter *x, size_t block, const unsigned *from, const u
             fprintf(stderr, "clipt_scatter: wrong result for %zu-byte blocks\n", block);
             goto done;
         }
-    gbs = 2.0 * (double)x->bytes / timing_median(t, x->repeat) * 1e-9;
+    gbs = 2.0 * (double)x->bytes / util_median(t, (size_t)x->repeat) * 1e-9;
 done:
     if (from_buf)
         clReleaseMemObject(from_buf);

@@ -11,8 +11,8 @@
  * name (default) or every device of this runtime (e.g. all PoCL CPUs).
  *
  * Method (coordinate descent, CLBlast-style tuner as a separate program):
- * start from the values the library uses now for this device (read from
- * clipt_context_describe); for each tuning field in turn, time every
+ * start from the values the library uses now for this device
+ * (clipt_context_tuning); for each tuning field in turn, time every
  * candidate value on the workloads that the field affects, with the other
  * fields at their current best, and keep the candidate with the highest
  * score.  The score of a set of cases is the geometric mean of each case's
@@ -25,8 +25,10 @@
  *
  * The device is chosen as by the clipt tool (CLIPT_PLATFORM, CLIPT_DEVICE).
  * Progress goes to stderr, the entry to --out (default stdout). */
-#include "clipt.h"
 #include "cl_select.h"
+#include "cl_timing.h"
+#include "hostmat.h"
+#include "random.h"
 #include "timing.h"
 
 #include <math.h>
@@ -38,7 +40,6 @@
 
 #define MAX_REPEAT 16
 #define MAX_CASES 32
-#define MAX_FIELDS 16
 
 /* ---- workloads ---------------------------------------------------------- */
 
@@ -56,7 +57,8 @@ typedef struct tune_case {
     double copy_gbs;          /* measured once, before the search */
 } tune_case;
 
-/* A tuning field and the values tried for it. */
+/* A tuning field (named as clipt_tuning_name names it) and the values
+ * tried for it; the order of the table is the order of the search. */
 typedef struct tune_field {
     const char *name;
     unsigned workloads;       /* which cases it changes */
@@ -80,11 +82,6 @@ static const tune_field fields[] = {
 };
 #define NUM_FIELDS (sizeof fields / sizeof fields[0])
 
-static size_t random_in(uint64_t *s, size_t lo, size_t hi)
-{
-    return lo + (size_t)(splitmix64_next(s) % (hi - lo + 1));
-}
-
 /* The papers' distributions, scaled by `scale` (1 = GPU-sized). */
 static size_t make_cases(tune_case *c, double scale, int quick)
 {
@@ -92,11 +89,11 @@ static size_t make_cases(tune_case *c, double scale, int quick)
     size_t n = 0, general = quick ? 3 : 8, skinny = quick ? 2 : 8;
     const size_t lo = (size_t)(1000 * scale), hi = (size_t)(12000 * scale);
     for (size_t i = 0; i < general; i++, n++)
-        c[n] = (tune_case){random_in(&seed, lo, hi), random_in(&seed, lo, hi), 4,
+        c[n] = (tune_case){util_rand_range(&seed, lo, hi), util_rand_range(&seed, lo, hi), 4,
                            CLIPT_SEQUENCE_AUTO, W_GENERAL, 0};
     for (size_t i = 0; i < skinny; i++, n++) {
-        size_t lng = random_in(&seed, (size_t)(1e5 * scale), (size_t)(5e6 * scale));
-        size_t shrt = random_in(&seed, 2, 32);
+        size_t lng = util_rand_range(&seed, (size_t)(1e5 * scale), (size_t)(5e6 * scale));
+        size_t shrt = util_rand_range(&seed, 2, 32);
         c[n] = (tune_case){i % 2 ? shrt : lng, i % 2 ? lng : shrt, 4,
                            CLIPT_SEQUENCE_AUTO, W_SKINNY, 0};
     }
@@ -124,30 +121,15 @@ typedef struct tuner {
 } tuner;
 
 
-/* Copy bandwidth for `bytes`, read + written, median of `repeat`. */
+/* Copy bandwidth for `bytes`, read + written, median of `repeat`; 0 on
+ * an error. */
 static double measure_copy(tuner *t, size_t bytes)
 {
-    double s[MAX_REPEAT];
-    for (int r = 0; r < t->repeat; r++) {
-        cl_event e = NULL;
-        if (clEnqueueCopyBuffer(t->env.queue, t->pristine, t->buf, 0, 0, bytes, 0, NULL, &e) ||
-            clWaitForEvents(1, &e))
-            return 0;
-        s[r] = timing_event_seconds(e);
-        clReleaseEvent(e);
-    }
-    return 2.0 * (double)bytes / timing_median(s, t->repeat) * 1e-9;
-}
-
-/* Element k of the rows x cols input holds k, so the transpose holds
- * i * cols + j at position j * rows + i. */
-static int transposed_exactly(const unsigned *got, size_t rows, size_t cols)
-{
-    for (size_t j = 0; j < cols; j++)
-        for (size_t i = 0; i < rows; i++)
-            if (got[j * rows + i] != (unsigned)(i * cols + j))
-                return 0;
-    return 1;
+    double s[MAX_REPEAT], median = 0;
+    if (util_copy_seconds(t->env.queue, t->pristine, t->buf, bytes, (size_t)t->repeat, s,
+                          &median) != CL_SUCCESS)
+        return 0;
+    return 2.0 * (double)bytes / median * 1e-9;
 }
 
 /* Ratio to copy bandwidth of one case with options o; 0 if the plan fails
@@ -181,14 +163,17 @@ static double measure_case(tuner *t, const tune_case *c, const clipt_plan_option
                                     NULL, NULL))
                 goto done;
             *why = "WRONG RESULT";
-            if (!transposed_exactly(t->result, c->rows, c->cols))
+            /* element k of the pattern holds k */
+            if (hostmat_compare_transposed((const unsigned char *)t->result,
+                                           (const unsigned char *)t->pattern, c->rows,
+                                           c->cols, c->elem, 1, NULL))
                 goto done;
             *why = "OpenCL error";
         } else if (clipt_plan_profile(plan, &s[r - 1], NULL, 0, NULL) != CLIPT_SUCCESS) {
             goto done;
         }
     }
-    ratio = 2.0 * (double)bytes / timing_median(s, t->repeat) * 1e-9 / c->copy_gbs;
+    ratio = 2.0 * (double)bytes / util_median(s, (size_t)t->repeat) * 1e-9 / c->copy_gbs;
     *why = NULL;
 done:
     clipt_plan_release(plan);
@@ -225,46 +210,59 @@ static double score(tuner *t, const tune_case *cases, size_t n, unsigned workloa
 /* ---- the device's current values ---------------------------------------- */
 
 typedef struct device_facts {
-    char name[256], vendor[256], version[256], driver[128], entry[128];
-    char fields_line[1024];     /* " name=value ..." in the table's order */
+    char name[256], vendor[256], version[512], entry[256];
     int is_cpu;
     size_t max_wg;
-    unsigned value[MAX_FIELDS]; /* current value of fields[i] */
+    unsigned value[NUM_FIELDS]; /* current value of fields[i] */
 } device_facts;
 
-/* The text after "key: " up to the end of the line. */
-static void line_after(const char *text, const char *key, char *out, size_t len)
+static int device_text(cl_device_id d, cl_device_info what, char *out, size_t len)
 {
-    const char *at = strstr(text, key);
-    size_t n = 0;
-    if (at) {
-        at += strlen(key);
-        n = strcspn(at, "\n");
-    }
-    snprintf(out, len, "%.*s", (int)n, at ? at : "");
+    if (clGetDeviceInfo(d, what, len, out, NULL) != CL_SUCCESS)
+        return 0;
+    out[len - 1] = '\0';
+    return 1;
 }
 
-static int read_facts(clipt_context cx, device_facts *f)
+/* The device as the entry's comment and match fields name it, and the
+ * largest work-group size a candidate may have (as the library limits it:
+ * also by the first dimension's work-item size). */
+static int read_device(cl_device_id d, device_facts *f)
 {
-    char text[8192], key[64], number[32];
-    if (clipt_context_describe(cx, text, sizeof text) != CLIPT_SUCCESS)
+    char version[256], driver[128];
+    cl_device_type type = 0;
+    size_t items[3] = {0, 0, 0};
+    if (!device_text(d, CL_DEVICE_NAME, f->name, sizeof f->name) ||
+        !device_text(d, CL_DEVICE_VENDOR, f->vendor, sizeof f->vendor) ||
+        !device_text(d, CL_DEVICE_VERSION, version, sizeof version) ||
+        !device_text(d, CL_DRIVER_VERSION, driver, sizeof driver) ||
+        clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS ||
+        clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof f->max_wg, &f->max_wg,
+                        NULL) != CL_SUCCESS ||
+        clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL) !=
+            CL_SUCCESS)
         return 0;
-    line_after(text, "device: ", f->name, sizeof f->name);
-    line_after(text, "vendor: ", f->vendor, sizeof f->vendor);
-    line_after(text, "version: ", f->version, sizeof f->version);
-    line_after(text, "tuning entry: ", f->entry, sizeof f->entry);
-    line_after(text, "tuning:", f->fields_line, sizeof f->fields_line);
-    line_after(text, "type: ", number, sizeof number);
-    f->is_cpu = strcmp(number, "CPU") == 0;
-    line_after(text, "max work-group size: ", number, sizeof number);
-    f->max_wg = strtoul(number, NULL, 10);
-    for (size_t i = 0; i < NUM_FIELDS; i++) {
-        snprintf(key, sizeof key, " %s=", fields[i].name);
-        line_after(text, key, number, sizeof number);
-        if (!number[0])
+    snprintf(f->version, sizeof f->version, "%s (driver %s)", version, driver);
+    f->is_cpu = !(type & CL_DEVICE_TYPE_GPU) && (type & CL_DEVICE_TYPE_CPU);
+    if (items[0] < f->max_wg)
+        f->max_wg = items[0];
+    return 1;
+}
+
+/* The device facts, the tuning entry the library chose and its value of
+ * every field the search covers (a field it does not know fails). */
+static int read_facts(const tuner *t, device_facts *f)
+{
+    const char *entry = clipt_context_tuning_entry(t->cx);
+    if (!read_device(t->env.device, f) || !entry)
+        return 0;
+    snprintf(f->entry, sizeof f->entry, "%s", entry);
+    for (size_t i = 0; i < NUM_FIELDS; i++)
+        if (clipt_context_tuning(t->cx, fields[i].name, &f->value[i]) != CLIPT_SUCCESS) {
+            fprintf(stderr, "clipt_tune: the library has no tuning field %s\n",
+                    fields[i].name);
             return 0;
-        f->value[i] = (unsigned)strtoul(number, NULL, 10);
-    }
+        }
     return 1;
 }
 
@@ -286,10 +284,44 @@ static void runtime_word(const char *version, char *out, size_t len)
     snprintf(out, len, "%.*s", at ? (int)strcspn(at + 1, " ") : 0, at ? at + 1 : "");
 }
 
+/* The tuned value of the library's field `name`; 0 (the level below
+ * decides) for a field the search does not cover. */
+static unsigned value_of(const char *name, const unsigned *value)
+{
+    for (size_t i = 0; i < NUM_FIELDS; i++)
+        if (strcmp(fields[i].name, name) == 0)
+            return value[i];
+    return 0;
+}
+
+/* ".values = {.wg_010 = 256, ...}" in the library's field order
+ * (clipt_tuning_name), the fields left at 0 omitted, wrapped. */
+static void write_values(FILE *out, const unsigned *value)
+{
+    int column = fprintf(out, "     .values = {"), written = 0;
+    for (unsigned k = 0; k < clipt_tuning_count(); k++) {
+        const char *name = clipt_tuning_name(k);
+        const unsigned v = value_of(name, value);
+        char item[96];
+        int n;
+        if (v == 0)
+            continue;
+        n = snprintf(item, sizeof item, ".%s = %u", name, v);
+        if (written && column + n + 2 > 92)
+            column = fprintf(out, ",\n                ") - 2;
+        else if (written)
+            column += fprintf(out, ", ");
+        column += fprintf(out, "%s", item);
+        written++;
+    }
+    fprintf(out, "%s}},\n", written ? "" : "0");
+}
+
 static void write_entry(FILE *out, const device_facts *f, const unsigned *value,
                         double before, double after, const char *match, const char *command)
 {
     char date[32], runtime[64];
+    const char *type = f->is_cpu ? "CL_DEVICE_TYPE_CPU" : "CL_DEVICE_TYPE_GPU";
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
     runtime_word(f->version, runtime, sizeof runtime);
@@ -303,25 +335,14 @@ static void write_entry(FILE *out, const device_facts *f, const unsigned *value,
             date, f->name, f->vendor, f->version, 100 * after, 100 * before, f->entry,
             command);
     if (strcmp(match, "runtime") == 0)
-        fprintf(out, "    {\"%s %s (measured)\", %s, NULL, NULL, \"%s\",\n", runtime,
-                f->is_cpu ? "CPU" : "GPU", f->is_cpu ? "CL_DEVICE_TYPE_CPU" : "CL_DEVICE_TYPE_GPU",
-                runtime);
+        fprintf(out, "    {.label = \"%s %s (measured)\", .type = %s,\n     .vendor = NULL, "
+                     ".name = NULL, .runtime = \"%s\",\n", runtime,
+                f->is_cpu ? "CPU" : "GPU", type, runtime);
     else
-        fprintf(out, "    {\"%s (measured)\", %s, \"%s\", \"%s\", NULL,\n", f->name,
-                f->is_cpu ? "CL_DEVICE_TYPE_CPU" : "CL_DEVICE_TYPE_GPU", f->vendor, f->name);
-    /* the values in the table's order, which the library's own " name=value"
-     * list gives; fields the tuner does not search stay 0 (the level below) */
-    fprintf(out, "     {");
-    for (const char *at = f->fields_line, *sep = ""; (at = strchr(at, ' ')) != NULL;
-         sep = ", ") {
-        unsigned v = 0;
-        const size_t len = strcspn(++at, "=");
-        for (size_t i = 0; i < NUM_FIELDS; i++)
-            if (strlen(fields[i].name) == len && strncmp(fields[i].name, at, len) == 0)
-                v = value[i];
-        fprintf(out, "%s%u", sep, v);
-    }
-    fprintf(out, "}},\n");
+        fprintf(out, "    {.label = \"%s (measured)\", .type = %s,\n     .vendor = \"%s\", "
+                     ".name = \"%s\", .runtime = NULL,\n", f->name, type, f->vendor,
+                f->name);
+    write_values(out, value);
 }
 
 /* ---- main ------------------------------------------------------------------ */
@@ -427,7 +448,7 @@ int main(int argc, char **argv)
     tuner t = {0};
     tune_case cases[MAX_CASES];
     device_facts facts = {0};
-    unsigned value[MAX_FIELDS], start[MAX_FIELDS];
+    unsigned value[NUM_FIELDS], start[NUM_FIELDS];
     clipt_plan_options o;
     const char *out_path = NULL, *csv_path = NULL, *match = "name";
     double scale = 0, margin = 0.02, before, after;
@@ -484,7 +505,7 @@ int main(int argc, char **argv)
     }
     if (t.csv)
         fprintf(t.csv, "field,value,rows,cols,elem,sequence,ratio,result\n");
-    if (!open_tuner(&t, cases, n) || !read_facts(t.cx, &facts)) {
+    if (!open_tuner(&t, cases, n) || !read_facts(&t, &facts)) {
         fprintf(stderr, "clipt_tune: cannot set up the device\n");
         goto done;
     }

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Shape lists for `clipt bench --shapes FILE`, drawn from the papers'
+distributions with Python's own generator (random.Random(seed)), so that
+measurements can use shapes the bench's splitmix64 sets (and the tuner)
+never saw.
+
+    python3 tuning/shapes.py general --count 200 --seed 7 [--elem 8] > general.txt
+    python3 tuning/shapes.py skinny --count 200 --seed 8 > skinny.txt
+    python3 tuning/shapes.py coprime --count 100 --seed 9 > coprime.txt
+
+general: rows and cols uniform in [1000, 20000] ([1000, 15000] for 8- and
+16-byte elements, as in TPDS 2016 sec. 7); skinny: long side uniform in
+[10^4, 10^7], short side in [2, 32], alternating AoS->SoA (rows >> cols)
+and SoA->AoS; coprime: general shapes with gcd(rows, cols) = 1.
+"""
+import argparse
+import math
+import random
+
+
+def general(rng, elem):
+    hi = 15000 if elem >= 8 else 20000
+    return rng.randint(1000, hi), rng.randint(1000, hi)
+
+
+def skinny(rng, k):
+    long_side, short_side = rng.randint(10**4, 10**7), rng.randint(2, 32)
+    return (long_side, short_side) if k % 2 == 0 else (short_side, long_side)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("set", choices=["general", "skinny", "coprime"])
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--elem", type=int, default=4)
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    print(f"# tuning/shapes.py {a.set} --count {a.count} --seed {a.seed} --elem {a.elem}")
+    k = 0
+    while k < a.count:
+        if a.set == "skinny":
+            rows, cols = skinny(rng, k)
+        else:
+            rows, cols = general(rng, a.elem)
+            if a.set == "coprime" and math.gcd(rows, cols) != 1:
+                continue
+        print(rows, cols)
+        k += 1
+
+
+if __name__ == "__main__":
+    main()
