@@ -27,18 +27,25 @@ the tool fails.
 """
 
 import argparse
+import os
 import re
 import statistics
 import subprocess
 import sys
 import time
 
-import numpy as np
-import pyopencl as cl
+# The tool runs with the environment as it was before pyopencl was imported:
+# importing the pyopencl wheel adds variables for its bundled loader
+# (PYOPENCL_HOME), and on the H100 machine a child started with them found
+# no NVIDIA platform (cause not pinned down; with this copy it does).
+TOOL_ENV = dict(os.environ)
 
-import clipt
-import clipt.__main__
-from clipt._select import profiling_queue
+import numpy as np  # noqa: E402
+import pyopencl as cl  # noqa: E402
+
+import clipt  # noqa: E402
+import clipt.__main__  # noqa: E402
+from clipt._select import profiling_queue  # noqa: E402
 
 
 def parse_args():
@@ -89,7 +96,7 @@ def tool_run(tool, shape, itemsize, repeat):
     """(device ms, output) of `clipt run` for the same shape."""
     cmd = [tool, "run", "--rows", str(shape[0]), "--cols", str(shape[1]),
            "--elem", str(itemsize), "--repeat", str(repeat)]
-    result = subprocess.run(cmd, capture_output=True, text=True)
+    result = subprocess.run(cmd, capture_output=True, text=True, env=TOOL_ENV)
     found = re.search(r"^device time:\s+([0-9.]+) ms", result.stdout, re.M)
     if result.returncode != 0 or not found:
         sys.exit(f"bench: {' '.join(cmd)} failed ({result.returncode}):\n"

@@ -14,6 +14,13 @@ if ! python3 -c "import pyopencl" 2>/dev/null; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 1
   export PYTHONPATH=/tmp/site
+  # The wheel bundles its own ICD loader, which on the device machine finds
+  # only PoCL (the NVIDIA ICD is named through OCL_ICD_FILENAMES, which the
+  # system loader honours); use the system loader instead.
+  system_loader=$(ldconfig -p | awk '/libOpenCL\.so\.1 /{print $NF; exit}')
+  for bundled in /tmp/site/pyopencl/.libs/libOpenCL-*.so*; do
+    [ -e "$bundled" ] && [ -n "$system_loader" ] && ln -sf "$system_loader" "$bundled"
+  done
 fi
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 export CLIPT_LIBRARY=$PWD/build-gpu/libclipt.so CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
