@@ -128,7 +128,7 @@ elseif(GROUP STREQUAL "bench")
   file(REMOVE "${csv}")
   expect(0 "${summary} 2/2" bench --random general --count 2 --seed 7 --max-dim 400
          --repeat 2 --csv ${csv})
-  set(header "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,best_verified,predicted_ms")
+  set(header "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,best_verified,predicted_ms,first_ms,oneshot_ratio")
   set(row "[0-9]+,[0-9]+,4,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,,${num}")
   if(NOT EXISTS "${csv}")
     message(SEND_ERROR "clipt bench --csv wrote no ${csv}")
