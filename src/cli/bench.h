@@ -83,6 +83,8 @@ typedef struct shape_result {
                             oneshot)                                       */
     double device_s;     /* device only (oneshot: the repeated plan's)     */
     double first_s;      /* oneshot: the shape's first call, host clock    */
+    double plan_host_s;  /* oneshot: the kept plan's enqueue + wait, host
+                            clock (what a blocking call cannot go below)   */
     double stage_s[BENCH_MAX_STAGES];
     unsigned num_stages;
     double gbs, copy_gbs, ratio;
@@ -118,6 +120,7 @@ typedef struct series {
     double *model_error;  /* |predicted / measured device time - 1|, %     */
     double *oneshot, *first; /* oneshot: median call / first call over the
                                 repeated device time                      */
+    double *vs_host;      /* oneshot: median call / the kept plan's host time */
     double first_call_s;  /* oneshot: the run's first clipt_transpose     */
     size_t measured, brute, predicted;
 } series;

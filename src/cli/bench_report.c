@@ -27,7 +27,7 @@ static const char *verdict_name(verdict v)
 static const char csv_header[] =
     "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,"
     "verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,"
-    "best_verified,predicted_ms,first_ms,oneshot_ratio\n";
+    "best_verified,predicted_ms,first_ms,oneshot_ratio,plan_host_ms\n";
 
 const char *bench_mode_name(bench_mode m)
 {
@@ -58,8 +58,9 @@ static void print_shape(const bench *b, const shape_result *r)
     if (b->a->mode == MODE_SINGLE)
         printf(" (device %.3f ms)", 1e3 * r->device_s);
     if (b->a->mode == MODE_ONESHOT)
-        printf(" (first %.3f ms; repeated %.3f ms device; oneshot/repeated %.2f)",
-               1e3 * r->first_s, 1e3 * r->device_s, oneshot_ratio(r));
+        printf(" (first %.3f ms; repeated %.3f ms device, %.3f ms host; oneshot/repeated "
+               "%.2f)", 1e3 * r->first_s, 1e3 * r->device_s, 1e3 * r->plan_host_s,
+               oneshot_ratio(r));
     printf("  %.2f GB/s  copy %.2f GB/s  ratio %.1f %%  verified %s", r->gbs, r->copy_gbs,
            100 * r->ratio, verdict_name(r->check));
     if (f->predicted_s > 0 && r->device_s > 0)
@@ -89,9 +90,10 @@ static void write_csv_row(const bench *b, const shape_result *r)
         fprintf(c, ",,,,,,");
     fprintf(c, "%.6f,", 1e3 * f->predicted_s);
     if (b->a->mode == MODE_ONESHOT)
-        fprintf(c, "%.6f,%.6f\n", 1e3 * r->first_s, oneshot_ratio(r));
+        fprintf(c, "%.6f,%.6f,%.6f\n", 1e3 * r->first_s, oneshot_ratio(r),
+                1e3 * r->plan_host_s);
     else
-        fprintf(c, ",\n");
+        fprintf(c, ",,\n");
 }
 
 void bench_record(bench *b, const shape_result *r)
@@ -113,6 +115,7 @@ void bench_record(bench *b, const shape_result *r)
             s->first_call_s = r->first_s; /* the context and programs too */
         s->oneshot[s->measured - 1] = oneshot_ratio(r);
         s->first[s->measured - 1] = r->first_s / r->device_s;
+        s->vs_host[s->measured - 1] = r->plan_host_s > 0 ? r->time_s / r->plan_host_s : 0;
     }
     b->verified += r->check != NOT_CHECKED;
     b->correct += r->check == CORRECT;
@@ -133,6 +136,9 @@ static void print_oneshot_summary(series *s, size_t n)
     printf("oneshot/repeated median %.3f  p90 %.3f  max %.3f  (first/repeated median %.2f)\n",
            util_percentile(s->oneshot, n, 0.5), util_percentile(s->oneshot, n, 0.9),
            util_percentile(s->oneshot, n, 1.0), util_percentile(s->first, n, 0.5));
+    printf("oneshot/kept plan's host time median %.3f  p90 %.3f  max %.3f\n",
+           util_percentile(s->vs_host, n, 0.5), util_percentile(s->vs_host, n, 0.9),
+           util_percentile(s->vs_host, n, 1.0));
     printf("first call on the device %.3f ms (context, programs, plan)\n",
            1e3 * s->first_call_s);
 }

@@ -109,10 +109,11 @@ static int allocate_series(bench *b, size_t shapes)
     s->model_error = calloc(shapes, sizeof *s->model_error);
     s->oneshot = calloc(shapes, sizeof *s->oneshot);
     s->first = calloc(shapes, sizeof *s->first);
+    s->vs_host = calloc(shapes, sizeof *s->vs_host);
     b->runs = calloc(repeat, sizeof *b->runs);
     b->scratch = calloc(repeat, sizeof *b->scratch);
     if (s->gbs && s->copy_gbs && s->ratio && s->auto_best && s->model_error && s->oneshot &&
-        s->first && b->runs && b->scratch)
+        s->first && s->vs_host && b->runs && b->scratch)
         return CLI_EXIT_OK;
     fprintf(stderr, "clipt bench: out of host memory for %zu shapes\n", shapes);
     return CLI_EXIT_FAILURE;
@@ -127,6 +128,7 @@ static void free_bench(bench *b)
     free(b->sr.model_error);
     free(b->sr.oneshot);
     free(b->sr.first);
+    free(b->sr.vs_host);
     free(b->runs);
     free(b->scratch);
     free(b->pattern);
