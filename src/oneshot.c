@@ -125,11 +125,13 @@ void clipt_transpose_cache_clear(void)
 
 clipt_context clipt_oneshot_peek(cl_context ctx, cl_device_id dev)
 {
-    clipt_context cx;
+    const oneshot_entry *e;
+    clipt_context cx = NULL;
     pthread_mutex_lock(&table_lock);
-    cx = find(ctx, dev) ? find(ctx, dev)->cx : NULL;
-    if (cx)
+    if ((e = find(ctx, dev)) != NULL) {
+        cx = e->cx;
         clipt_context_retain(cx);
+    }
     pthread_mutex_unlock(&table_lock);
     return cx;
 }
