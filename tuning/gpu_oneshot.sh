@@ -44,9 +44,9 @@ run_mode() {
     }
     grep -E "^(mode|median|ratio|oneshot/|first call)" "$out/$mode.log"
 }
-run_mode repeated 60 --repeat 3 --no-verify
-run_mode single 70 --repeat 3 --no-verify
-run_mode oneshot 80 --repeat 5
+run_mode repeated 50 --repeat 3 --no-verify
+run_mode single 55 --repeat 3 --no-verify
+run_mode oneshot 75 --repeat 5
 python3 - "$out" <<'PY' | tee "$out/summary.txt"
 import csv, os, statistics, sys
 out = sys.argv[1]
