@@ -37,7 +37,41 @@
  *     itself (each waits for the previous one to finish on the device),
  *     because the plan's scratch buffer is reused;
  *   - releasing an object while another thread uses it is undefined;
+ *   - the one-shot calls' caches (see "Caching" below) are locked
+ *     internally: clipt_transpose, clipt_transpose_host and the cache
+ *     clearing functions may run in any threads at once;
  *   - tests/test_threads.c checks these rules (also under ThreadSanitizer).
+ *
+ * Caching, in one place (the one-shot calls only: clipt_plan_create always
+ * makes a new plan, with its own scratch, enqueue order and profile):
+ *   - each clipt_context keeps the plans of the last
+ *     CLIPT_PLAN_CACHE_SIZE shapes its one-shot calls ran (keyed by rows,
+ *     cols, element size and the options as the plan runs them), least
+ *     recently used dropped first, holding together at most a sixteenth of
+ *     the device's global memory in scratch buffers and tables; they go
+ *     with the context (clipt_context_release) or with
+ *     clipt_context_plan_cache_clear;
+ *   - clipt_transpose keeps, for the whole process, a clipt_context (with
+ *     its built programs and its plan cache) for each of the last
+ *     CLIPT_TRANSPOSE_CACHE_SIZE (cl_context, cl_device_id) pairs it was
+ *     called on, least recently used dropped first.  An entry retains its
+ *     cl_context and device: after the application's clReleaseContext the
+ *     OpenCL context and the device memory of its cached plans stay alive
+ *     until the entry is dropped — by clipt_transpose_cache_clear, by the
+ *     calls on CLIPT_TRANSPOSE_CACHE_SIZE other pairs, or at process exit
+ *     (never released then: the memory stays reachable, as a leak checker
+ *     sees it).  Call clipt_transpose_cache_clear before releasing a
+ *     context whose memory must come back, and before unloading the
+ *     library;
+ *   - a call that fails for any reason but a bad argument (a CL_* status,
+ *     a kernel error, host memory) drops what it used from the caches (the
+ *     plan, and for clipt_transpose the context), so that the next call
+ *     starts afresh; a bad argument returns its status and leaves the
+ *     caches as they were;
+ *   - a cached plan is shared by the calls that use its shape: calls of the
+ *     same shape on one context run one after the other (each waits for
+ *     the previous one to finish on the device), calls of different shapes
+ *     run side by side.
  *
  * This header does not define CL_TARGET_OPENCL_VERSION: include it after
  * your own OpenCL configuration.  clipt needs OpenCL 1.2 entry points.
@@ -166,10 +200,20 @@ typedef struct clipt_context_s *clipt_context;
 CLIPT_API clipt_status clipt_context_create(cl_context ctx, cl_device_id dev,
                                             clipt_context *out);
 
-/** Releases a context and its program cache.  NULL is accepted.  Plans made
- *  from it hold their own reference, so it may be released before them.
- *  Must not race with other calls on the same context. */
+/** Releases a context, its program cache and its plan cache.  NULL is
+ *  accepted.  Plans made from it hold their own reference, so it may be
+ *  released before them.  Must not race with other calls on the same
+ *  context. */
 CLIPT_API void clipt_context_release(clipt_context c);
+
+/** Plans a context's cache keeps at most (see "Caching" at the top). */
+#define CLIPT_PLAN_CACHE_SIZE 8
+
+/** Releases the plans c's cache holds for clipt_transpose_host (their
+ *  scratch buffers and tables); calls running one of them keep it until
+ *  they return.  The next call makes its plan again.  NULL is accepted.
+ *  Thread-safe. */
+CLIPT_API void clipt_context_plan_cache_clear(clipt_context c);
 
 /** Copies into buf (at most len bytes, NUL-terminated) the detail of the most
  *  recent failure in this context: the paths searched for a missing kernel
@@ -501,14 +545,30 @@ CLIPT_API void clipt_plan_release(clipt_plan p);
 /** Transposes in place, blocking, the rows x cols matrix at offset_bytes in
  *  buf, which holds exactly rows*cols*elem_size bytes from there (no room
  *  for padding is needed: the plan is made with CLIPT_PADDING_NONE).
- *  Creates and releases a temporary context and plan for the queue's
- *  context and device, so repeated calls rebuild kernels: use a plan for
- *  repeated work.  Returns after the transposition has finished.
+ *  The context of the queue's (cl_context, device) and the plan of the
+ *  shape come from the process's cache (see "Caching" at the top): the
+ *  first call on a device creates the context and builds the programs it
+ *  needs, the first call of a shape makes its plan; later calls reuse them,
+ *  so a repeated call costs about what clipt_enqueue of a kept plan does.
+ *  Keep a plan of your own (clipt_plan_create) to choose its options, to
+ *  profile it, or to run one shape on several queues side by side.
+ *  Returns after the transposition has finished.
  *  Same errors as clipt_context_create, clipt_plan_create and
- *  clipt_enqueue, and CL_* from clWaitForEvents.  Thread-safe. */
+ *  clipt_enqueue, and CL_* from clWaitForEvents; a bad argument leaves the
+ *  buffer untouched.  Thread-safe. */
 CLIPT_API clipt_status clipt_transpose(cl_command_queue q, cl_mem buf,
                                        size_t offset_bytes, size_t rows,
                                        size_t cols, size_t elem_size);
+
+/** (cl_context, cl_device_id) pairs clipt_transpose keeps contexts for. */
+#define CLIPT_TRANSPOSE_CACHE_SIZE 4
+
+/** Drops every context clipt_transpose keeps (with their programs and
+ *  plans), releasing the cl_context and device each retained: after it, a
+ *  context the application released is freed (once calls running on it
+ *  return).  The next clipt_transpose starts afresh.  Thread-safe; may run
+ *  while other threads call clipt_transpose. */
+CLIPT_API void clipt_transpose_cache_clear(void);
 
 /* ------------------------------------------------------------------ */
 /* Host arrays                                                         */
@@ -522,8 +582,10 @@ CLIPT_API clipt_status clipt_transpose(cl_command_queue q, cl_mem buf,
  *  it to a temporary device buffer, transposes it there with a plan made
  *  from `opts` (NULL = defaults; padding is allowed, the buffer has room),
  *  and copies the cols x rows transpose back into the same host memory.
- *  The plan, the buffer and its scratch are made for the call and released
- *  before it returns; kernels come from c's program cache.
+ *  The buffer and the extra queues' scratch are made for the call and
+ *  released before it returns; the plan comes from c's plan cache (made and
+ *  cached on the first call of the shape and options; see "Caching" at
+ *  the top), kernels from c's program cache.
  *
  *  `queues` = Q splits the work over Q in-order command queues: `q` and
  *  Q - 1 queues that clipt creates on q's context and device for the call
@@ -553,7 +615,10 @@ CLIPT_API clipt_status clipt_transpose(cl_command_queue q, cl_mem buf,
  *  success and on failure, so `data` is not touched after it returns.
  *  Commands the caller enqueued on q before come first only if q is
  *  in-order.  Thread-safe: several threads may call it at once with the same
- *  context and queue; nothing else may use `data` during the call. */
+ *  context and queue; nothing else may use `data` during the call.  Calls
+ *  of the same shape and options on one context share the cached plan and
+ *  run one after the other, transfers included (correct, but serialised:
+ *  give each thread its own context to overlap them). */
 CLIPT_API clipt_status clipt_transpose_host(clipt_context c, cl_command_queue q,
                                             void *data, size_t rows, size_t cols,
                                             size_t elem_size, unsigned queues,

@@ -41,6 +41,15 @@ static clipt_status device_in_context(cl_context ctx, cl_device_id dev)
     return status;
 }
 
+/* Device memory the one-shot calls' cached plans may hold together (their
+ * scratch buffers and segment tables): a sixteenth of the device's, so
+ * that a cache nobody clears never crowds the application out. */
+static size_t plan_cache_budget(const clipt_device_profile *d)
+{
+    const cl_ulong budget = d->global_mem_bytes / 16;
+    return budget < SIZE_MAX ? (size_t)budget : SIZE_MAX;
+}
+
 clipt_status clipt_context_create(cl_context ctx, cl_device_id dev,
                                   clipt_context *out)
 {
@@ -66,10 +75,17 @@ clipt_status clipt_context_create(cl_context ctx, cl_device_id dev,
         clipt_cache_destroy(&c->cache);
         goto fail;
     }
+    if ((status = clipt_plan_cache_init(&c->plans, plan_cache_budget(&c->profile))) !=
+        CLIPT_SUCCESS) {
+        clipt_detail_destroy(&c->detail);
+        clipt_cache_destroy(&c->cache);
+        goto fail;
+    }
     if ((status = clRetainContext(ctx)) == CL_SUCCESS &&
         (status = clRetainDevice(dev)) != CL_SUCCESS)
         clReleaseContext(ctx);
     if (status != CL_SUCCESS) {
+        clipt_plan_cache_destroy(&c->plans);
         clipt_detail_destroy(&c->detail);
         clipt_cache_destroy(&c->cache);
         goto fail;
@@ -91,6 +107,7 @@ void clipt_context_release(clipt_context c)
 {
     if (!c || atomic_fetch_sub(&c->refs, 1) != 1)
         return;
+    clipt_plan_cache_destroy(&c->plans); /* its plans hold no reference */
     clipt_cache_destroy(&c->cache);
     clipt_detail_destroy(&c->detail);
     clReleaseDevice(c->device);
@@ -110,4 +127,10 @@ clipt_status clipt_context_describe(clipt_context c, char *buf, size_t len)
         return CLIPT_ERROR_NULL_ARGUMENT;
     clipt_device_profile_format(&c->profile, text, sizeof text);
     return clipt_copy_text(text, buf, len);
+}
+
+void clipt_context_plan_cache_clear(clipt_context c)
+{
+    if (c)
+        clipt_plan_cache_clear(&c->plans);
 }

@@ -215,10 +215,7 @@ clipt_status clipt_plan_profile(clipt_plan p, double *total_seconds,
     return CLIPT_SUCCESS;
 }
 
-/* A previous run that failed (say, because an event of its wait list
- * failed) would make every later run wait on a failed event, which some
- * runtimes never resolve; it touched nothing of this run's, so skip it. */
-static int previous_run_failed(cl_event last)
+int clipt_run_failed(cl_event last)
 {
     cl_int state = CL_COMPLETE;
     if (clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state,
@@ -255,7 +252,7 @@ clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf,
     }
     for (cl_uint i = 0; i < n; i++)
         wait[i] = event_wait_list[i];
-    if (p->last && !previous_run_failed(p->last))
+    if (p->last && !clipt_run_failed(p->last))
         wait[n++] = p->last;
     status = enqueue_all(p, q, buf, (cl_ulong)(offset_bytes / p->elem), n, n ? wait : NULL,
                          held, &done);

@@ -40,6 +40,12 @@ clipt_status clipt_plan_run_stages(struct clipt_plan_s *p, const clipt_stage_run
  * buffer to pass in clipt_stage_run). */
 size_t clipt_plan_run_scratch(const struct clipt_plan_s *p, unsigned first, unsigned count);
 
+/* Whether a plan's previous run, whose last event is `last`, failed: a
+ * run that failed (say, an event of its wait list failed) touched nothing
+ * the next one needs, and a command waiting for its failed event would
+ * never run on some runtimes, so the next run does not wait for it. */
+int clipt_run_failed(cl_event last);
+
 /* Releases the events kept from the plan's last enqueue (plan release). */
 void clipt_plan_drop_events(struct clipt_plan_s *p);
 

@@ -76,6 +76,8 @@ typedef struct host_job {
     cl_command_queue queue[CLIPT_HOST_MAX_QUEUES]; /* [0]: the caller's q  */
     cl_mem scratch[CLIPT_HOST_MAX_QUEUES];         /* NULL: the plan's     */
     unsigned num_queues;
+    cl_event after;           /* the plan's previous run (clipt_enqueue),
+                                 which the uploads wait for; NULL: none    */
     cl_event *events;         /* every command's event: waited for, then
                                  released, at the end                      */
     size_t num_events, max_events;
@@ -232,7 +234,8 @@ static clipt_status upload(host_job *j, const clipt_host_split *sp, uint64_t tot
         cl_event written = NULL;
         clipt_status status;
         clipt_host_chunk(&sp->head, total, k, &begin, &end);
-        if ((status = transfer(j, 1, k, begin, end, 0, NULL, &written)) ||
+        if ((status = transfer(j, 1, k, begin, end, j->after ? 1 : 0,
+                               j->after ? &j->after : NULL, &written)) ||
             (status = piece_stages(j, &sp->head, k, begin, end, 1, &written,
                                    &front[*num_front])))
             return status;
@@ -305,20 +308,28 @@ clipt_status clipt_transpose_host(clipt_context c, cl_command_queue q, void *dat
     if (queues == 0 || queues > CLIPT_HOST_MAX_QUEUES)
         return CLIPT_ERROR_INVALID_OPTION;
     if ((status = clipt_check_queue(c, q)) != CLIPT_SUCCESS ||
-        (status = clipt_plan_create(c, rows, cols, elem_size, opts, &j.plan)) != CLIPT_SUCCESS)
+        (status = clipt_plan_shared(c, rows, cols, elem_size, opts, &j.plan)) != CLIPT_SUCCESS)
         return status;
     j.host = data;
     j.host_bytes = rows * cols * elem_size; /* the plan checked the product */
     clipt_host_split_plan(j.plan, queues, &sp);
-    if ((status = open_job(&j, q, &sp)) != CLIPT_SUCCESS)
-        goto cleanup;
-    status = enqueue_all(&j, &sp);
+    /* the plan may be shared with other threads' calls (the context's plan
+     * cache): they share its kernels' arguments and its scratch buffer, so
+     * one call runs it at a time, from its first argument set to its last
+     * command's end */
+    pthread_mutex_lock(&j.plan->lock);
+    if (j.plan->last && !clipt_run_failed(j.plan->last))
+        j.after = j.plan->last;
+    if ((status = open_job(&j, q, &sp)) == CLIPT_SUCCESS)
+        status = enqueue_all(&j, &sp);
     /* also after a failure: what was enqueued may still be copying into
      * the caller's memory */
     waited = wait_all(&j);
     if (status == CLIPT_SUCCESS)
         status = waited;
-cleanup:
+    pthread_mutex_unlock(&j.plan->lock);
+    if (clipt_status_drops_cache(status))
+        clipt_plan_cache_forget(&c->plans, j.plan);
     close_job(&j);
     return status;
 }

@@ -6,17 +6,21 @@
 #include "detail.h"
 #include "device.h"
 #include "loader.h"
+#include "plan_cache.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
 struct clipt_context_s {
-    atomic_int refs;             /* the user's handle + one per plan */
+    atomic_int refs;             /* the user's handle + one per plan not
+                                    in its plan cache + one per one-shot
+                                    call using it */
     cl_context cl_ctx;
     cl_device_id device;
     clipt_device_profile profile;
     clipt_program_cache cache;
+    clipt_plan_cache plans;      /* the one-shot calls' plans */
     clipt_detail detail;         /* last failure's detail */
     /* Kernels index a region of fewer elements than this with 32-bit
      * arithmetic (SMALL_INDEX=1), larger ones with 64-bit only.  Always

@@ -1,5 +1,5 @@
 /* Plan lifetime: creation (options, choice, stages, memory), release, and
- * the one-shot transpose. */
+ * the plans the one-shot calls share through their context's cache. */
 #include "enqueue.h"
 #include "held_events.h"
 #include "options.h"
@@ -86,6 +86,8 @@ clipt_status clipt_plan_create(clipt_context c, size_t rows, size_t cols,
         return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
     }
     clipt_context_retain(c);
+    atomic_init(&p->refs, 1);
+    p->holds_ctx = 1;
     p->ctx = c;
     p->batch = 1;
     p->rows = rows;
@@ -120,7 +122,7 @@ fail:
 
 void clipt_plan_release(clipt_plan p)
 {
-    if (!p)
+    if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
         return;
     for (unsigned i = 0; i < p->num_stages; i++)
         clipt_stage_release(&p->stages[i]);
@@ -132,7 +134,8 @@ void clipt_plan_release(clipt_plan p)
     /* the events of its runs that have not settled stay held */
     clipt_held_sweep();
     pthread_mutex_destroy(&p->lock);
-    clipt_context_release(p->ctx);
+    if (p->holds_ctx)
+        clipt_context_release(p->ctx);
     free(p);
 }
 
@@ -143,38 +146,68 @@ size_t clipt_plan_scratch_size(clipt_plan p)
     return p ? p->scratch_bytes + p->aux_bytes : 0;
 }
 
-/* ---- one-shot ---------------------------------------------------------- */
+/* ---- shared plans ------------------------------------------------------- */
 
-clipt_status clipt_transpose(cl_command_queue q, cl_mem buf, size_t offset_bytes,
-                             size_t rows, size_t cols, size_t elem_size)
+clipt_status clipt_plan_shared(clipt_context c, size_t rows, size_t cols, size_t elem_size,
+                               const clipt_plan_options *opts, clipt_plan *out)
 {
-    cl_context ctx = NULL;
-    cl_device_id dev = NULL;
-    clipt_context c = NULL;
-    clipt_plan p = NULL;
-    clipt_plan_options o;
-    cl_event done = NULL;
-    size_t bytes;
+    clipt_plan_options defaults;
+    clipt_plan_key key;
+    clipt_plan p = NULL, used;
     clipt_status status;
-    if (!q || !buf)
-        return CLIPT_ERROR_NULL_ARGUMENT;
-    if ((status = clipt_check_shape(rows, cols, elem_size, &bytes)) != CLIPT_SUCCESS)
+    size_t bytes;
+    int cached = 0;
+    *out = NULL;
+    memset(&key, 0, sizeof key);
+    if (!opts) {
+        clipt_plan_options_init(&defaults);
+        opts = &defaults;
+    }
+    /* the key is made of checked values only; a bad argument reaches
+     * clipt_plan_create's checks and their exact status */
+    if (clipt_check_shape(rows, cols, elem_size, &bytes) == CLIPT_SUCCESS &&
+        clipt_check_options(opts, &c->profile) == CLIPT_SUCCESS) {
+        key = clipt_plan_key_of(rows, cols, elem_size, opts, &c->profile.tuning);
+        if ((*out = clipt_plan_cache_find(&c->plans, &key)) != NULL)
+            return CLIPT_SUCCESS;
+    }
+    if ((status = clipt_plan_create(c, rows, cols, elem_size, opts, &p)) != CLIPT_SUCCESS)
         return status;
-    if ((status = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL)) ||
-        (status = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL)))
-        return status;
-    if ((status = clipt_context_create(ctx, dev, &c)) != CLIPT_SUCCESS)
-        return status;
-    clipt_plan_options_init(&o);
-    o.padding = CLIPT_PADDING_NONE;
-    if ((status = clipt_plan_create(c, rows, cols, elem_size, &o, &p)) ||
-        (status = clipt_enqueue(p, q, buf, offset_bytes, 0, NULL, &done)))
-        goto cleanup;
-    status = clWaitForEvents(1, &done);
-cleanup:
-    if (done)
-        clReleaseEvent(done);
-    clipt_plan_release(p);
-    clipt_context_release(c);
-    return status;
+    used = clipt_plan_cache_offer(&c->plans, &key, p, clipt_plan_scratch_size(p),
+                                  clipt_plan_release, &cached);
+    if (cached) {
+        /* the cache is the context's: a plan in it must not keep the
+         * context alive (see plan_cache.h); the caller's reference to c
+         * covers the plan's use */
+        p->holds_ctx = 0;
+        clipt_context_release(c);
+    }
+    if (used != p)
+        clipt_plan_release(p);
+    *out = used;
+    return CLIPT_SUCCESS;
+}
+
+int clipt_status_drops_cache(clipt_status status)
+{
+    switch (status) {
+    case CLIPT_SUCCESS:
+    case CLIPT_ERROR_INVALID_SHAPE:
+    case CLIPT_ERROR_SHAPE_OVERFLOW:
+    case CLIPT_ERROR_INVALID_ELEM_SIZE:
+    case CLIPT_ERROR_NULL_ARGUMENT:
+    case CLIPT_ERROR_BUFFER_TOO_SMALL:
+    case CLIPT_ERROR_MISALIGNED_OFFSET:
+    case CLIPT_ERROR_DEVICE_MISMATCH:
+    case CLIPT_ERROR_INVALID_OPTION:
+    case CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS:
+    case CLIPT_ERROR_READ_ONLY_BUFFER:
+    case CLIPT_ERROR_WRITE_ONLY_BUFFER:
+    case CLIPT_ERROR_INVALID_WAIT_LIST:
+    case CLIPT_ERROR_INCOMPATIBLE_OPTIONS:
+    case CLIPT_ERROR_WAIT_EVENT_FAILED:
+        return 0;
+    default:
+        return 1;
+    }
 }

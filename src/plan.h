@@ -9,6 +9,9 @@
 #include "stages.h"
 
 struct clipt_plan_s {
+    atomic_int refs;              /* the creator's + the plan cache's + one
+                                     per one-shot call running it         */
+    int holds_ctx;                /* 0 once in its context's plan cache  */
     clipt_context ctx;
     /* what: `batch` consecutive rows x cols matrices of elem-byte elements */
     size_t batch, rows, cols, elem;
@@ -29,6 +32,24 @@ struct clipt_plan_s {
     cl_event stage_first[CLIPT_MAX_STAGES]; /* last enqueue, for profiling */
     cl_event stage_done[CLIPT_MAX_STAGES];
 };
+
+static inline void clipt_plan_retain(struct clipt_plan_s *p)
+{
+    atomic_fetch_add(&p->refs, 1);
+}
+
+/* A plan of c's plan cache for these arguments (checked as
+ * clipt_plan_create checks them), made and offered to the cache on a miss,
+ * with a reference for the caller (clipt_plan_release).  The caller holds
+ * a reference to c while it uses the plan.  Same errors as
+ * clipt_plan_create. */
+clipt_status clipt_plan_shared(clipt_context c, size_t rows, size_t cols, size_t elem_size,
+                               const clipt_plan_options *opts, struct clipt_plan_s **out);
+
+/* Whether a call that failed with `status` should drop the cached objects
+ * it used: every failure but a bad argument (the caller's to fix; the
+ * cache is not at fault) does, so that the next call starts afresh. */
+int clipt_status_drops_cache(clipt_status status);
 
 /* Elements of the plan's region (the padded matrices). */
 static inline uint64_t clipt_plan_region_elems(const struct clipt_plan_s *p)

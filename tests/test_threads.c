@@ -1,10 +1,16 @@
 /* Threads, as include/clipt.h allows them: eight threads share one clipt
  * context, each with its own queue, plans and buffers, 200 transpositions
- * apiece, every one verified bit-exact; and four threads enqueue one shared
- * plan on buffers of their own.  CI also runs this under ThreadSanitizer. */
+ * apiece, every one verified bit-exact; four threads enqueue one shared
+ * plan on buffers of their own; and four threads run the one-shot calls
+ * of one shape through the caches (one cached context and plan for
+ * clipt_transpose, one cached plan of a context for clipt_transpose_host)
+ * while another clears them.  CI also runs this under ThreadSanitizer. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "support.h"
 
 #include <pthread.h>
+#include <time.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,11 +196,81 @@ static void test_threads_share_one_plan(void **state)
     clipt_context_release(shared.ctx);
 }
 
+/* One-shot calls of one shape, alternately clipt_transpose and
+ * clipt_transpose_host, each verified. */
+static void *one_shots(void *arg)
+{
+    job *j = arg;
+    job_shape *s = &j->shape[0];
+    for (cl_uint run = 0; run < SHARED_RUNS; run++) {
+        size_t first;
+        clipt_status st;
+        memcpy(s->got, s->input, s->bytes);
+        if (run % 2)
+            st = clipt_transpose_host(j->env.ctx, j->env.cl.queue, s->got, s->rows, s->cols,
+                                      s->elem, 1 + run % 3, NULL);
+        else if ((st = clEnqueueWriteBuffer(j->env.cl.queue, s->buf, CL_TRUE, 0, s->bytes,
+                                            s->input, 0, NULL, NULL)) == CL_SUCCESS &&
+                 (st = clipt_transpose(j->env.cl.queue, s->buf, 0, s->rows, s->cols,
+                                       s->elem)) == CL_SUCCESS)
+            st = clEnqueueReadBuffer(j->env.cl.queue, s->buf, CL_TRUE, 0, s->bytes, s->got,
+                                     0, NULL, NULL);
+        if (st != CL_SUCCESS || test_mismatches(s->got, s->expect, s->bytes, &first)) {
+            snprintf(j->failure, sizeof j->failure, "thread %u run %u: %s", j->id, run,
+                     st != CL_SUCCESS ? clipt_status_string(st) : "wrong result");
+            break;
+        }
+        j->exact++;
+    }
+    return NULL;
+}
+
+static atomic_int clearing;
+
+static void *clear_caches(void *arg)
+{
+    clipt_context c = arg;
+    const struct timespec pause = {0, 2000000}; /* let the callers hit too */
+    while (atomic_load(&clearing)) {
+        clipt_transpose_cache_clear();
+        clipt_context_plan_cache_clear(c);
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+static void test_threads_share_cached_plans(void **state)
+{
+    static job jobs[SHARED_THREADS];
+    test_env shared = *TEST_ENV(state);
+    pthread_t clearer;
+    clipt_plan plan;
+    shared.ctx = test_context_limited(TEST_ENV(state), 48 * 1024);
+    /* a plan of the shape without padding: exactly rows*cols*elem bytes */
+    assert_status(clipt_plan_create(shared.ctx, 120, 77, 4, NULL, &plan), CLIPT_SUCCESS);
+    open_queues(&shared, jobs, SHARED_THREADS);
+    for (size_t i = 0; i < SHARED_THREADS; i++)
+        assert_true(shape_open(&jobs[i], &jobs[i].shape[0], 120, 77, 4, plan));
+    clipt_plan_release(plan);
+    atomic_store(&clearing, 1);
+    assert_int_equal(pthread_create(&clearer, NULL, clear_caches, shared.ctx), 0);
+    run_threads(jobs, SHARED_THREADS, one_shots, SHARED_RUNS);
+    atomic_store(&clearing, 0);
+    assert_int_equal(pthread_join(clearer, NULL), 0);
+    for (size_t i = 0; i < SHARED_THREADS; i++) {
+        jobs[i].shape[0].own_plan = 0;
+        shape_close(&jobs[i].shape[0]);
+    }
+    clipt_transpose_cache_clear();
+    clipt_context_release(shared.ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eight_threads_one_context),
         cmocka_unit_test(test_threads_share_one_plan),
+        cmocka_unit_test(test_threads_share_cached_plans),
     };
     test_apply_filter();
     return cmocka_run_group_tests(tests, test_group_open, test_group_close);

@@ -120,6 +120,8 @@ _PROTOTYPES = {
     "clipt_plan_release": (None, [c_void_p]),
     "clipt_transpose_host": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_size_t,
                                      c_size_t, c_uint, ctypes.POINTER(PlanOptions)]),
+    "clipt_context_plan_cache_clear": (None, [c_void_p]),
+    "clipt_transpose_cache_clear": (None, []),
 }
 
 CLIPT_ERROR_TRUNCATED = -1015

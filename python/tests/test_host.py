@@ -72,3 +72,14 @@ def test_unsupported_item_sizes(queue, dtype):
         clipt.transpose_host(queue, a)
     assert caught.value.name == "CLIPT_ERROR_INVALID_ELEM_SIZE"
     assert a.tobytes() == host.tobytes()
+
+
+def test_cached_plan_reused_and_cleared(queue):
+    # the second call of a shape runs the C context's cached plan; clearing
+    # the caches between calls changes nothing but the time
+    host = random_host((97, 89), np.float32, seed=5)
+    for clear in (False, False, True, False):
+        if clear:
+            clipt.clear_cache()
+        assert_transposed(clipt.transpose_host(queue, host.copy()), host)
+    assert_transposed(clipt.transpose_host(queue, host.copy(), queues=2), host)

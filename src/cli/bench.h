@@ -27,7 +27,7 @@
 /* ---- types ------------------------------------------------------------ */
 
 typedef enum { SET_NONE, SET_GENERAL, SET_SKINNY } shape_set;
-typedef enum { MODE_REPEATED, MODE_SINGLE } bench_mode;
+typedef enum { MODE_REPEATED, MODE_SINGLE, MODE_ONESHOT } bench_mode;
 typedef enum { NOT_CHECKED, CORRECT, WRONG } verdict;
 
 typedef struct bench_args {
@@ -79,8 +79,12 @@ typedef struct candidate {
 typedef struct shape_result {
     shape sh;
     plan_facts facts;
-    double time_s;       /* reported: device (repeated), host (single)     */
-    double device_s;     /* device only, both modes                        */
+    double time_s;       /* reported: device (repeated), host (single,
+                            oneshot)                                       */
+    double device_s;     /* device only (oneshot: the repeated plan's)     */
+    double first_s;      /* oneshot: the shape's first call, host clock    */
+    double plan_host_s;  /* oneshot: the kept plan's enqueue + wait, host
+                            clock (what a blocking call cannot go below)   */
     double stage_s[BENCH_MAX_STAGES];
     unsigned num_stages;
     double gbs, copy_gbs, ratio;
@@ -114,6 +118,10 @@ typedef struct shape_bufs {
 typedef struct series {
     double *gbs, *copy_gbs, *ratio, *auto_best;
     double *model_error;  /* |predicted / measured device time - 1|, %     */
+    double *oneshot, *first; /* oneshot: median call / first call over the
+                                repeated device time                      */
+    double *vs_host;      /* oneshot: median call / the kept plan's host time */
+    double first_call_s;  /* oneshot: the run's first clipt_transpose     */
     size_t measured, brute, predicted;
 } series;
 
@@ -222,6 +230,12 @@ int bench_verify(bench *b, const shape *sh, const shape_bufs *bf, const plan_fac
  * their medians into r. */
 int bench_time_runs(bench *b, const shape *sh, const shape_bufs *bf, clipt_plan plan,
                     shape_result *r, bench_error *e);
+
+/* --mode oneshot: the repeated device time of `plan` (the automatic plan
+ * without padding, clipt_transpose's), then the first and --repeat more
+ * clipt_transpose calls, host-timed; the first call's result checked. */
+int bench_time_oneshots(bench *b, const shape *sh, const shape_bufs *bf, clipt_plan plan,
+                        shape_result *r, bench_error *e);
 
 /* Device copy of a buffer of the matrix's size, pristine -> work. */
 int bench_copy_bandwidth(bench *b, const shape_bufs *bf, shape_result *r, bench_error *e);

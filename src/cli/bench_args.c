@@ -10,6 +10,8 @@ void bench_options(const bench_args *a, clipt_plan_options *o)
     clipt_plan_options_init(o);
     cli_apply_tuning(a->tuning, o); /* checked when parsed */
     o->tile_rule = a->tile_rule;
+    if (a->mode == MODE_ONESHOT)
+        o->padding = CLIPT_PADDING_NONE; /* clipt_transpose's plan */
 }
 
 const char bench_description[] =
@@ -41,6 +43,17 @@ const char bench_description[] =
     "programs come from the context's cache, cycles are walked on the host),\n"
     "enqueues it, waits and releases it; time is a host monotonic clock\n"
     "around all of that, and the device-only time is reported beside it.\n"
+    "--mode oneshot: clipt_transpose (its context and plans come from its\n"
+    "cache): the first call of each shape (which makes the plan; on the first\n"
+    "shape also the context and programs) and then --repeat calls, each timed\n"
+    "with a host clock around the call (it blocks); time is their median.\n"
+    "Beside it, the same plan (automatic, CLIPT_PADDING_NONE) made once and\n"
+    "timed as --mode repeated does (device time): oneshot/repeated = the\n"
+    "calls' median host time / that device time, first/repeated the first\n"
+    "call's; the kept plan's host time (enqueue + wait, what a blocking call\n"
+    "cannot go below) is reported beside it, and oneshot/kept plan's host\n"
+    "time isolates what the caches cost.  Both results are checked.  No --tune, --tile-rule or\n"
+    "--brute-force (clipt_transpose takes no options).\n"
     "Times are medians of --repeat runs.  Copy GB/s: clEnqueueCopyBuffer of\n"
     "rows*cols*elem bytes (pristine -> work), median of --repeat, counted\n"
     "as 2*bytes/time.  ratio = transposition GB/s / copy GB/s.\n"
@@ -72,6 +85,10 @@ const char bench_description[] =
     "copy GB/s, R the median of the per-shape ratios (not X/W), V/N the\n"
     "shapes found correct / checked; with --brute-force also\n"
     "  auto/best median F %  p10 G %  p90 H %\n"
+    "with --mode oneshot also\n"
+    "  oneshot/repeated median Q  p90 P  max M  (first/repeated median F)\n"
+    "  oneshot/kept plan's host time median Q  p90 P  max M\n"
+    "  first call on the device T ms (context, programs, plan)\n"
     "and, where the model predicted the plans' device times (each shape's line\n"
     "says 'predicted T ms (+E %)'),\n"
     "  model: predicted within +-20 % for P % of N shapes, median error M %\n"
@@ -79,8 +96,9 @@ const char bench_description[] =
     "sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,\n"
     "verified,stages_ms (';'-joined per-stage medians),mode,device_ms,\n"
     "best_gbs,best_sequence,best_m,best_n,auto_best,best_verified,\n"
-    "predicted_ms (ratio and auto_best as fractions; the best_* fields empty\n"
-    "without --brute-force; predicted_ms: the cost model's time, clipt_plan_info).\n"
+    "predicted_ms,first_ms,oneshot_ratio,plan_host_ms (ratio and auto_best as fractions; the\n"
+    "best_* fields empty without --brute-force; predicted_ms: the cost model's\n"
+    "time, clipt_plan_info; the last three: --mode oneshot only).\n"
     "--png FILE: histogram of GB/s drawn by python3 and plot_hist.py,\n"
     "installed with the tool (share/clipt/plot_hist.py; CLIPT_PLOT_SCRIPT\n"
     "overrides the path); it needs matplotlib (Debian: python3-matplotlib).\n"
@@ -110,8 +128,10 @@ static const char *parse_mode(const char *text, void *target)
         *(bench_mode *)target = MODE_REPEATED;
     else if (strcmp(text, "single") == 0)
         *(bench_mode *)target = MODE_SINGLE;
+    else if (strcmp(text, "oneshot") == 0)
+        *(bench_mode *)target = MODE_ONESHOT;
     else
-        return "repeated or single";
+        return "repeated, single or oneshot";
     return NULL;
 }
 
@@ -160,6 +180,12 @@ static int validate_args(const cli_command *cmd, const bench_args *a, int *statu
         *status = cli_usage_error(cmd, "--max-dim applies to --random only");
         return 0;
     }
+    if (a->mode == MODE_ONESHOT &&
+        (a->tuning || a->tile_rule != CLIPT_TILE_RULE_AUTO || a->brute_force)) {
+        *status = cli_usage_error(cmd, "--mode oneshot times clipt_transpose, which takes "
+                                       "no options: no --tune, --tile-rule or --brute-force");
+        return 0;
+    }
     return 1;
 }
 
@@ -180,7 +206,8 @@ int bench_parse_args(const cli_command *cmd, int argc, char **argv, bench_args *
         {"repeat", "K", cli_parse_positive_size, &a->repeat,
          "timed runs per shape; medians are reported (default 5)"},
         {"mode", "MODE", parse_mode, &a->mode,
-         "repeated (plan reused) or single (plan per run) (default repeated)"},
+         "repeated (plan reused), single (plan per run) or oneshot (clipt_transpose) "
+         "(default repeated)"},
         {"no-verify", NULL, NULL, &a->no_verify, "skip the bit-exact host check"},
         {"csv", "FILE", cli_parse_text, &a->csv, "write one row per measured shape"},
         {"png", "FILE", cli_parse_text, &a->png,

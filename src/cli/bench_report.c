@@ -27,11 +27,16 @@ static const char *verdict_name(verdict v)
 static const char csv_header[] =
     "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,"
     "verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,"
-    "best_verified,predicted_ms\n";
+    "best_verified,predicted_ms,first_ms,oneshot_ratio,plan_host_ms\n";
 
 const char *bench_mode_name(bench_mode m)
 {
-    return m == MODE_SINGLE ? "single" : "repeated";
+    return m == MODE_SINGLE ? "single" : m == MODE_ONESHOT ? "oneshot" : "repeated";
+}
+
+static double oneshot_ratio(const shape_result *r)
+{
+    return r->device_s > 0 ? r->time_s / r->device_s : 0;
 }
 
 static void print_brute(const bench *b, const shape_result *r)
@@ -52,6 +57,10 @@ static void print_shape(const bench *b, const shape_result *r)
            r->sh.cols, f->sequence, f->m, f->n, f->prows, f->pcols, 1e3 * r->time_s);
     if (b->a->mode == MODE_SINGLE)
         printf(" (device %.3f ms)", 1e3 * r->device_s);
+    if (b->a->mode == MODE_ONESHOT)
+        printf(" (first %.3f ms; repeated %.3f ms device, %.3f ms host; oneshot/repeated "
+               "%.2f)", 1e3 * r->first_s, 1e3 * r->device_s, 1e3 * r->plan_host_s,
+               oneshot_ratio(r));
     printf("  %.2f GB/s  copy %.2f GB/s  ratio %.1f %%  verified %s", r->gbs, r->copy_gbs,
            100 * r->ratio, verdict_name(r->check));
     if (f->predicted_s > 0 && r->device_s > 0)
@@ -79,7 +88,12 @@ static void write_csv_row(const bench *b, const shape_result *r)
                 verdict_name(bench_is_auto(&r->best_cand) ? r->check : r->best_check));
     else
         fprintf(c, ",,,,,,");
-    fprintf(c, "%.6f\n", 1e3 * f->predicted_s);
+    fprintf(c, "%.6f,", 1e3 * f->predicted_s);
+    if (b->a->mode == MODE_ONESHOT)
+        fprintf(c, "%.6f,%.6f,%.6f\n", 1e3 * r->first_s, oneshot_ratio(r),
+                1e3 * r->plan_host_s);
+    else
+        fprintf(c, ",,\n");
 }
 
 void bench_record(bench *b, const shape_result *r)
@@ -96,6 +110,13 @@ void bench_record(bench *b, const shape_result *r)
         s->auto_best[s->brute++] = 100 * r->auto_gbs / r->best_gbs;
     if (r->facts.predicted_s > 0 && r->device_s > 0)
         s->model_error[s->predicted++] = 100 * fabs(r->facts.predicted_s / r->device_s - 1);
+    if (b->a->mode == MODE_ONESHOT && r->device_s > 0) {
+        if (s->measured == 1)
+            s->first_call_s = r->first_s; /* the context and programs too */
+        s->oneshot[s->measured - 1] = oneshot_ratio(r);
+        s->first[s->measured - 1] = r->first_s / r->device_s;
+        s->vs_host[s->measured - 1] = r->plan_host_s > 0 ? r->time_s / r->plan_host_s : 0;
+    }
     b->verified += r->check != NOT_CHECKED;
     b->correct += r->check == CORRECT;
     b->wrong_best += r->best_check == WRONG;
@@ -110,6 +131,18 @@ static size_t within(const double *v, size_t n, double limit)
     return k;
 }
 
+static void print_oneshot_summary(series *s, size_t n)
+{
+    printf("oneshot/repeated median %.3f  p90 %.3f  max %.3f  (first/repeated median %.2f)\n",
+           util_percentile(s->oneshot, n, 0.5), util_percentile(s->oneshot, n, 0.9),
+           util_percentile(s->oneshot, n, 1.0), util_percentile(s->first, n, 0.5));
+    printf("oneshot/kept plan's host time median %.3f  p90 %.3f  max %.3f\n",
+           util_percentile(s->vs_host, n, 0.5), util_percentile(s->vs_host, n, 0.9),
+           util_percentile(s->vs_host, n, 1.0));
+    printf("first call on the device %.3f ms (context, programs, plan)\n",
+           1e3 * s->first_call_s);
+}
+
 void bench_print_summary(bench *b)
 {
     series *s = &b->sr;
@@ -118,6 +151,8 @@ void bench_print_summary(bench *b)
            bench_mode_name(b->a->mode),
            b->a->mode == MODE_SINGLE
                ? "each run creates, enqueues, waits for and releases the plan (host clock)"
+           : b->a->mode == MODE_ONESHOT
+               ? "clipt_transpose calls, cached context and plan (host clock)"
                : "plan created once per shape (device time, clipt_plan_profile)",
            n, b->skipped, b->failed);
     if (n == 0) {
@@ -131,6 +166,8 @@ void bench_print_summary(bench *b)
            util_percentile(s->ratio, n, 0.5), b->correct, b->verified);
     printf("ratio median %.1f %%  p10 %.1f %%  p90 %.1f %%\n", util_percentile(s->ratio, n, 0.5),
            util_percentile(s->ratio, n, 0.1), util_percentile(s->ratio, n, 0.9));
+    if (b->a->mode == MODE_ONESHOT)
+        print_oneshot_summary(s, n);
     if (s->brute)
         printf("auto/best median %.1f %%  p10 %.1f %%  p90 %.1f %%  (%zu shapes)\n",
                util_percentile(s->auto_best, s->brute, 0.5),

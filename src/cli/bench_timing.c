@@ -112,6 +112,43 @@ int bench_time_runs(bench *b, const shape *sh, const shape_bufs *bf, clipt_plan 
     return 1;
 }
 
+/* One clipt_transpose of the restored matrix, host-timed. */
+static int timed_oneshot(const bench *b, const shape *sh, const shape_bufs *bf,
+                         double *seconds, bench_error *e)
+{
+    double t0;
+    if (!restore(b, bf, e))
+        return 0;
+    t0 = util_now_seconds();
+    if (!bench_check(e, "clipt_transpose",
+                     clipt_transpose(b->s.cl.queue, bf->work, 0, sh->rows, sh->cols,
+                                     b->a->elem)))
+        return 0;
+    *seconds = util_now_seconds() - t0;
+    return 1;
+}
+
+int bench_time_oneshots(bench *b, const shape *sh, const shape_bufs *bf, clipt_plan plan,
+                        shape_result *r, bench_error *e)
+{
+    verdict first_check = NOT_CHECKED;
+    if (!bench_time_runs(b, sh, bf, plan, r, e))
+        return 0;
+    r->plan_host_s = r->time_s; /* outside repeated mode: the host median */
+    if (!timed_oneshot(b, sh, bf, &r->first_s, e))
+        return 0;
+    if (!b->a->no_verify &&
+        !bench_verify(b, sh, bf, &r->facts, "clipt_transpose's", &first_check, e))
+        return 0;
+    if (first_check == WRONG)
+        r->check = WRONG;
+    for (size_t k = 0; k < b->a->repeat; k++)
+        if (!timed_oneshot(b, sh, bf, &b->scratch[k], e))
+            return 0;
+    r->time_s = util_median(b->scratch, b->a->repeat);
+    return 1;
+}
+
 int bench_copy_bandwidth(bench *b, const shape_bufs *bf, shape_result *r, bench_error *e)
 {
     double median = 0;

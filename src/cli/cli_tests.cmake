@@ -123,13 +123,16 @@ elseif(GROUP STREQUAL "bench")
          bench --random general --brute-force --count 2 --max-dim 200 --repeat 1)
   expect(0 "\\(device [0-9.]+ ms\\).*mode single: .*${summary} 2/2"
          bench --random general --mode single --count 2 --max-dim 300 --repeat 2)
+  # clipt_transpose through its cache, beside the repeated device time
+  expect(0 "\\(first [0-9.]+ ms; repeated [0-9.]+ ms device, [0-9.]+ ms host; oneshot/repeated [0-9.]+\\).*mode oneshot: .*${summary} 2/2.*oneshot/repeated median [0-9.]+.*oneshot/kept plan.s host time median [0-9.]+.*first call on the device [0-9.]+ ms"
+         bench --random general --mode oneshot --count 2 --max-dim 300 --repeat 2)
   # the CSV: its header, then exactly one row per shape
   set(csv "${OUTDIR}/bench_test.csv")
   file(REMOVE "${csv}")
   expect(0 "${summary} 2/2" bench --random general --count 2 --seed 7 --max-dim 400
          --repeat 2 --csv ${csv})
-  set(header "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,best_verified,predicted_ms")
-  set(row "[0-9]+,[0-9]+,4,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,,${num}")
+  set(header "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,best_verified,predicted_ms,first_ms,oneshot_ratio,plan_host_ms")
+  set(row "[0-9]+,[0-9]+,4,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,,${num},,,")
   if(NOT EXISTS "${csv}")
     message(SEND_ERROR "clipt bench --csv wrote no ${csv}")
   else()
@@ -160,7 +163,9 @@ elseif(GROUP STREQUAL "bench")
   expect(2 "exclude each other" bench --random general --shapes ${OUTDIR}/bench_shapes.txt)
   file(WRITE "${OUTDIR}/bench_bad.txt" "64 48\n12 x\n")
   expect(2 "bench_bad.txt:2: expected" bench --shapes ${OUTDIR}/bench_bad.txt)
-  expect(2 "expected repeated or single" bench --random general --mode twice)
+  expect(2 "expected repeated, single or oneshot" bench --random general --mode twice)
+  expect(2 "no --tune, --tile-rule or --brute-force" bench --random general --mode oneshot
+         --tile-rule alg5)
   expect(2 "expected auto, alg5, alg2 or alg1" bench --random general --tile-rule alg7)
   # Algorithm 5 alone (the cost model's fallback) for comparisons
   expect(0 "tiles by Algorithm 5|${summary} 2/2" bench --random general --count 2

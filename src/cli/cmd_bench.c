@@ -39,7 +39,9 @@ static shape_outcome skip_vector(const shape *sh)
 static int measure(bench *b, const shape *sh, shape_bufs *bf, clipt_plan plan,
                    shape_result *r, bench_error *e)
 {
-    if (!bench_prepare_buffers(b, sh, bf, e) || !bench_time_runs(b, sh, bf, plan, r, e) ||
+    if (!bench_prepare_buffers(b, sh, bf, e) ||
+        !(b->a->mode == MODE_ONESHOT ? bench_time_oneshots(b, sh, bf, plan, r, e)
+                                     : bench_time_runs(b, sh, bf, plan, r, e)) ||
         !bench_copy_bandwidth(b, bf, r, e))
         return 0;
     if (b->a->brute_force && !bench_brute_force(b, sh, bf, r, e))
@@ -105,10 +107,13 @@ static int allocate_series(bench *b, size_t shapes)
     s->ratio = calloc(shapes, sizeof *s->ratio);
     s->auto_best = calloc(shapes, sizeof *s->auto_best);
     s->model_error = calloc(shapes, sizeof *s->model_error);
+    s->oneshot = calloc(shapes, sizeof *s->oneshot);
+    s->first = calloc(shapes, sizeof *s->first);
+    s->vs_host = calloc(shapes, sizeof *s->vs_host);
     b->runs = calloc(repeat, sizeof *b->runs);
     b->scratch = calloc(repeat, sizeof *b->scratch);
-    if (s->gbs && s->copy_gbs && s->ratio && s->auto_best && s->model_error && b->runs &&
-        b->scratch)
+    if (s->gbs && s->copy_gbs && s->ratio && s->auto_best && s->model_error && s->oneshot &&
+        s->first && s->vs_host && b->runs && b->scratch)
         return CLI_EXIT_OK;
     fprintf(stderr, "clipt bench: out of host memory for %zu shapes\n", shapes);
     return CLI_EXIT_FAILURE;
@@ -121,6 +126,9 @@ static void free_bench(bench *b)
     free(b->sr.ratio);
     free(b->sr.auto_best);
     free(b->sr.model_error);
+    free(b->sr.oneshot);
+    free(b->sr.first);
+    free(b->sr.vs_host);
     free(b->runs);
     free(b->scratch);
     free(b->pattern);
