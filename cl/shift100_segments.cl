@@ -3,9 +3,10 @@
  *
  * Same transposition as shift100.cl: `instances` consecutive a x b matrices
  * of s-element super-elements, each becoming its b x a transpose.  The host
- * walked the permutation's cycles once and cut them into segments
- * (src/cycles.c): segment g starts at position seg_start[g] and covers
- * seg_length[g] consecutive cycle positions.  Within a segment, the content
+ * listed the permutation's cycles (by number theory, src/cycle_algebra.c)
+ * and cut them into segments (src/cycles.c): segment g starts at position
+ * seg_start[g] and covers seg_length[g] consecutive cycle positions.
+ * Within a segment, the content
  * of each position moves to the next one; the last moves to the first
  * position of the next segment of its cycle.
  *

@@ -1,80 +1,187 @@
-/* Host walk of the transposition's cycles (see cycles.h). */
+/* The transposition's cycles listed and cut into segments (see cycles.h). */
 #include "cycles.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Positions the host is willing to walk at plan creation (bitmap of 32 MiB,
- * a few hundred milliseconds); larger stages use the flag-based kernel. */
-#define CLIPT_MAX_WALK ((uint64_t)1 << 28)
+/* Bits of the key sorted on per radix pass. */
+#define RADIX_BITS 11
 
-static int grow(clipt_segments *s, size_t *cap)
+/* Sorts key[0..n-1] (all below limit) ascending with tmp as room (LSD radix
+ * sort: linear, where a comparison sort of 2^16 keys costs milliseconds).
+ * The sorted keys end in key. */
+static void radix_sort(uint64_t *key, uint64_t *tmp, size_t n, uint64_t limit)
 {
-    size_t n = *cap ? *cap * 2 : 1024;
-    cl_ulong *start = realloc(s->start, n * sizeof *start);
-    if (!start)
-        return 0;
-    s->start = start;
-    cl_uint *length = realloc(s->length, n * sizeof *length);
-    if (!length)
-        return 0;
-    s->length = length;
-    cl_uint *slot = realloc(s->slot, n * sizeof *slot);
-    if (!slot)
-        return 0;
-    s->slot = slot;
-    *cap = n;
-    return 1;
+    size_t count[1u << RADIX_BITS];
+    const uint64_t mask = (1u << RADIX_BITS) - 1;
+    uint64_t *from = key, *to = tmp;
+    for (unsigned shift = 0; shift < 64 && (limit >> shift) > 0; shift += RADIX_BITS) {
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < n; i++)
+            count[from[i] >> shift & mask]++;
+        for (size_t r = 0, sum = 0; r <= mask; r++) {
+            const size_t c = count[r];
+            count[r] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            to[count[from[i] >> shift & mask]++] = from[i];
+        uint64_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != key)
+        memcpy(key, from, n * sizeof *key);
 }
 
-clipt_status clipt_cycle_segments(uint64_t a, uint64_t b, uint32_t seg_len,
-                                  size_t max_segments, clipt_segments *out)
+static int descending(const void *x, const void *y)
 {
-    const uint64_t ab = a * b;
-    uint64_t *visited;
-    size_t cap = 0;
-    memset(out, 0, sizeof *out);
-    if (ab > CLIPT_MAX_WALK || seg_len < 1)
-        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    visited = calloc((size_t)(ab + 63) / 64, sizeof *visited);
-    if (!visited)
-        return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
-    for (uint64_t k = 0; k < ab; k++) {
-        if (visited[k >> 6] >> (k & 63) & 1)
-            continue;
-        const size_t first = out->count;
-        uint64_t p = k, i = 0;
-        do {
-            visited[p >> 6] |= (uint64_t)1 << (p & 63);
-            if (i % seg_len == 0) {
-                clipt_status status = CLIPT_SUCCESS;
-                if (out->count >= max_segments)
-                    status = CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-                else if (out->count == cap && !grow(out, &cap))
-                    status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
-                if (status != CLIPT_SUCCESS) {
-                    free(visited);
-                    clipt_segments_free(out);
-                    return status;
-                }
-                out->start[out->count] = p;
-                out->length[out->count] = 0;
-                out->count++;
-            }
-            out->length[out->count - 1]++;
-            p = clipt_transpose_destination(p, a, b);
-            i++;
-        } while (p != k);
-        if (i == 1) {
-            out->count--; /* a fixed point does not move */
-        } else if (out->count - first == 1) {
-            out->length[first] |= CLIPT_SEGMENT_WHOLE_CYCLE;
-        } else {
-            for (size_t g = first; g < out->count; g++)
-                out->slot[g] = (cl_uint)out->saved++;
+    const uint64_t p = *(const uint64_t *)x, q = *(const uint64_t *)y;
+    return (p < q) - (p > q);
+}
+
+/* The order of the segments: by length descending, then by leader.  A walk
+ * in position order meets long cycles first (a cycle of L positions has
+ * its smallest near N / L), so the segments keep the walk's layout: long
+ * cycles first, each cut into consecutive segments, then shorter and
+ * shorter whole cycles.  Each class's leaders go straight into the range
+ * of its length; each range is then sorted. */
+static int list_leaders(clipt_cycle_list *l)
+{
+    const clipt_cycle_structure *cs = &l->cs;
+    const size_t k = cs->num_classes;
+    uint64_t *lengths = malloc((k + 1) * sizeof *lengths);
+    uint64_t *tmp = malloc((l->count + 1) * sizeof *tmp);
+    size_t *at = calloc(k + 1, sizeof *at), distinct = 0;
+    int ok = lengths && tmp && at;
+    if (ok) {
+        for (size_t c = 0; c < k; c++)
+            lengths[c] = cs->classes[c].length;
+        qsort(lengths, k, sizeof *lengths, descending);
+        for (size_t c = 0; c < k; c++)
+            if (c == 0 || lengths[c] != lengths[distinct - 1])
+                lengths[distinct++] = lengths[c];
+        /* at[r]: where the cycles of the r-th length start (then: the next
+         * free entry of that range) */
+        for (size_t c = 0; c < k; c++)
+            for (size_t r = 0; r < distinct; r++)
+                if (lengths[r] < cs->classes[c].length)
+                    at[r] += (size_t)cs->classes[c].cycles;
+        for (size_t c = 0; c < k && ok; c++) {
+            size_t r = 0;
+            while (lengths[r] != cs->classes[c].length)
+                r++;
+            ok = clipt_cycle_class_leaders(cs, c, l->leader + at[r]) == 0;
+            at[r] += (size_t)cs->classes[c].cycles;
+        }
+        for (size_t r = 0, from = 0; r < distinct && ok; r++) {
+            radix_sort(l->leader + from, tmp, at[r] - from, l->N);
+            for (size_t i = from; i < at[r]; i++)
+                l->length[i] = lengths[r];
+            from = at[r];
         }
     }
-    free(visited);
+    free(lengths);
+    free(tmp);
+    free(at);
+    return ok ? 0 : -1;
+}
+
+clipt_status clipt_cycle_list_find(uint64_t a, uint64_t b, size_t max_cycles,
+                                   clipt_cycle_list *out)
+{
+    clipt_cycle_structure *cs = &out->cs;
+    memset(out, 0, sizeof *out);
+    if (a == 0 || b == 0 || b > (UINT64_MAX >> 1) / a)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    switch (clipt_cycle_structure_init(a, b, cs)) {
+    case 0:
+        break;
+    case -1:
+        return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+    default: /* the flag-based kernel needs no cycles */
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    }
+    out->a = a;
+    out->N = cs->N;
+    if (cs->cycles > max_cycles) {
+        clipt_cycle_list_free(out);
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    }
+    out->count = (size_t)cs->cycles;
+    out->leader = malloc((out->count + 1) * sizeof *out->leader);
+    out->length = malloc((out->count + 1) * sizeof *out->length);
+    if (!out->leader || !out->length) {
+        clipt_cycle_list_free(out);
+        return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    if (list_leaders(out) != 0) {
+        /* out of memory, or the algebra contradicting itself */
+        clipt_cycle_list_free(out);
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    }
+    return CLIPT_SUCCESS;
+}
+
+void clipt_cycle_list_free(clipt_cycle_list *l)
+{
+    free(l->leader);
+    free(l->length);
+    clipt_cycle_structure_free(&l->cs);
+    memset(l, 0, sizeof *l);
+}
+
+void clipt_cycle_list_count(const clipt_cycle_list *l, uint32_t seg_len, uint64_t *segments,
+                            uint64_t *saved)
+{
+    *segments = *saved = 0;
+    for (size_t k = 0; k < l->cs.num_classes; k++) {
+        const clipt_cycle_class *c = &l->cs.classes[k];
+        const uint64_t per_cycle = (c->length + seg_len - 1) / seg_len;
+        *segments += per_cycle * c->cycles;
+        if (per_cycle > 1)
+            *saved += per_cycle * c->cycles;
+    }
+}
+
+clipt_status clipt_cycle_list_cut(const clipt_cycle_list *l, uint32_t seg_len,
+                                  size_t max_segments, clipt_segments *out)
+{
+    uint64_t segments, saved;
+    size_t g = 0;
+    memset(out, 0, sizeof *out);
+    if (seg_len < 1)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    clipt_cycle_list_count(l, seg_len, &segments, &saved);
+    if (segments > max_segments)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    out->start = malloc((size_t)(segments + 1) * sizeof *out->start);
+    out->length = malloc((size_t)(segments + 1) * sizeof *out->length);
+    out->slot = malloc((size_t)(segments + 1) * sizeof *out->slot);
+    if (!out->start || !out->length || !out->slot) {
+        clipt_segments_free(out);
+        return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    /* c moves a position seg_len steps along its cycle (no cycle moves
+     * when N is 0) */
+    const uint64_t c = l->N ? clipt_powmod(l->a, seg_len, l->N) : 0;
+    for (size_t i = 0; i < l->count; i++) {
+        const uint64_t len = l->length[i];
+        uint64_t p = l->leader[i];
+        if (len <= seg_len) {
+            out->start[g] = p;
+            out->length[g] = (cl_uint)len | CLIPT_SEGMENT_WHOLE_CYCLE;
+            out->slot[g++] = 0;
+            continue;
+        }
+        for (uint64_t done = 0; done < len; done += seg_len) {
+            out->start[g] = p;
+            out->length[g] = (cl_uint)(len - done < seg_len ? len - done : seg_len);
+            out->slot[g++] = (cl_uint)out->saved++;
+            p = clipt_mulmod(p, c, l->N);
+        }
+    }
+    out->count = g;
     return CLIPT_SUCCESS;
 }
 

@@ -1,5 +1,6 @@
 /* Number theory for the tile rules (see factor.h). */
 #include "factor.h"
+#include "modular.h"
 
 #include <math.h>
 
@@ -15,12 +16,7 @@ size_t clipt_isqrt(size_t x)
 
 size_t clipt_gcd(size_t a, size_t b)
 {
-    while (b) {
-        size_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
+    return (size_t)clipt_gcd64(a, b);
 }
 
 size_t clipt_divisors(size_t x, size_t *out, size_t cap)

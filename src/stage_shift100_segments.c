@@ -6,6 +6,8 @@
 #include "factor.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Both kernels take the same arguments (save_segment_heads reads what
  * walk_segments writes, and the other way round for `saved`). */
@@ -34,48 +36,92 @@ static clipt_status upload(clipt_context c, const void *data, size_t bytes, cl_m
 }
 
 /* Bytes of one segment's descriptor (start, length, slot). */
-static size_t descriptor_bytes(const clipt_segments *segs)
-{
-    return sizeof *segs->start + sizeof *segs->length + sizeof *segs->slot;
-}
+#define DESCRIPTOR_BYTES (sizeof(cl_ulong) + 2 * sizeof(cl_uint))
 
-/* Device bytes a segment walk keeps: the saved heads of every instance and
- * the descriptors of every segment. */
-static uint64_t segment_bytes(const clipt_stage_spec *sp, size_t elem,
-                              const clipt_segments *segs)
-{
-    return sp->instances * segs->saved * sp->s * elem +
-           segs->count * (uint64_t)descriptor_bytes(segs);
-}
-
-/* Cuts the cycles into segments as short as the memory rule allows: the
- * saved heads and the descriptors together stay under 0.95 % of the
- * stage's data (or 4 MiB for small stages).  The segment length comes from
- * an estimate (one head and one descriptor per seg_len positions) and is
- * doubled, and the cycles walked again, in the rare case where short cycles
- * make the real tables larger. */
-static clipt_status cut_segments(const clipt_stage_spec *sp, size_t elem,
-                                 clipt_segments *segs, unsigned *seg_len)
+/* The memory rule: the saved heads and the descriptors together stay under
+ * 0.95 % of the stage's data (or 4 MiB for small stages). */
+static uint64_t table_budget(const clipt_stage_spec *sp, size_t elem)
 {
     const uint64_t stage_bytes = sp->instances * sp->a * sp->b * sp->s * elem;
     /* 0.95 %: stages share the plan's scratch buffer (the largest heads)
      * but each keeps its own tables, so the plan stays under 1 % */
     const uint64_t share = stage_bytes / 10000 * 95;
-    const uint64_t budget = share > (4u << 20) ? share : (4u << 20);
-    *seg_len = 16;
-    while (sp->a * sp->b / *seg_len * (sp->instances * sp->s * elem + 16) > budget &&
-           *seg_len < (1u << 16))
-        *seg_len *= 2;
+    return share > (4u << 20) ? share : (4u << 20);
+}
+
+/* The first segment length to try: an estimate (one head and one
+ * descriptor per seg_len positions). */
+static unsigned first_seg_len(const clipt_stage_spec *sp, size_t elem, uint64_t budget)
+{
+    unsigned seg_len = 16;
+    while (sp->a * sp->b / seg_len * (sp->instances * sp->s * elem + 16) > budget &&
+           seg_len < (1u << 16))
+        seg_len *= 2;
+    return seg_len;
+}
+
+/* Device bytes of the saved heads and descriptors for these counts. */
+static uint64_t table_bytes(const clipt_stage_spec *sp, size_t elem, uint64_t segments,
+                            uint64_t saved)
+{
+    return sp->instances * saved * sp->s * elem + segments * (uint64_t)DESCRIPTOR_BYTES;
+}
+
+/* The old way (CLIPT_CYCLE_WALK=1, for comparisons): walk every position,
+ * doubling seg_len and walking again while the tables are too large. */
+static clipt_status cut_by_walk(const clipt_stage_spec *sp, size_t elem,
+                                  clipt_segments *segs, unsigned *seg_len)
+{
+    const uint64_t budget = table_budget(sp, elem);
+    *seg_len = first_seg_len(sp, elem, budget);
     for (;;) {
-        clipt_status status = clipt_cycle_segments(sp->a, sp->b, *seg_len,
-                                                   (size_t)(budget / 16), segs);
+        clipt_status status = clipt_cycle_segments_walk(sp->a, sp->b, *seg_len,
+                                                        (size_t)(budget / 16), segs);
         if (status != CLIPT_SUCCESS)
             return status;
-        if (segment_bytes(sp, elem, segs) <= budget || *seg_len >= (1u << 16))
+        if (table_bytes(sp, elem, segs->count, segs->saved) <= budget ||
+            *seg_len >= (1u << 16))
             return CLIPT_SUCCESS;
         clipt_segments_free(segs);
         *seg_len *= 2;
     }
+}
+
+static int use_walk(void)
+{
+    const char *v = getenv("CLIPT_CYCLE_WALK");
+    return v && strcmp(v, "1") == 0;
+}
+
+/* Cuts the cycles into segments as short as the memory rule allows.  The
+ * counts come from the cycle classes, so a segment length that leaves the
+ * tables too large (short cycles make them larger than the estimate) is
+ * doubled without cutting anything; the cycles are listed once. */
+static clipt_status cut_segments(const clipt_stage_spec *sp, size_t elem,
+                                 clipt_segments *segs, unsigned *seg_len)
+{
+    const uint64_t budget = table_budget(sp, elem);
+    clipt_cycle_list list;
+    uint64_t segments, saved;
+    clipt_status status;
+    if (use_walk())
+        return cut_by_walk(sp, elem, segs, seg_len);
+    *seg_len = first_seg_len(sp, elem, budget);
+    status = clipt_cycle_list_find(sp->a, sp->b, CLIPT_MAX_CYCLES, &list);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    /* as the walk decided: too many segments at any length tried is too
+     * many short cycles (the flag-based kernel takes the stage) */
+    for (;;) {
+        clipt_cycle_list_count(&list, *seg_len, &segments, &saved);
+        if (segments > budget / 16 || table_bytes(sp, elem, segments, saved) <= budget ||
+            *seg_len >= (1u << 16))
+            break;
+        *seg_len *= 2;
+    }
+    status = clipt_cycle_list_cut(&list, *seg_len, (size_t)(budget / 16), segs);
+    clipt_cycle_list_free(&list);
+    return status;
 }
 
 static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
@@ -104,7 +150,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
         (status = upload(c, segs.length, segs.count * sizeof *segs.length, &g->length)) ||
         (status = upload(c, segs.slot, segs.count * sizeof *segs.slot, &g->slot)))
         goto done;
-    st->aux_bytes = segs.count * descriptor_bytes(&segs);
+    st->aux_bytes = segs.count * DESCRIPTOR_BYTES;
     if ((status = clipt_make_kernel(c, st, kernels[1].name, &g->walk, &wg_limit,
                                     &own_local)) ||
         (status = clipt_make_kernel(c, st, kernels[0].name, &st->kernel, &wg_limit,

@@ -195,8 +195,8 @@ static void test_index_switch(void **state)
             fail_msg("%llu x %llu elements: SMALL_INDEX should be %d",
                      (unsigned long long)rows, (unsigned long long)width, want);
     }
-    /* walks switch on one instance's a x b (never 2^32 in practice: the
-     * host walks at most 2^28 positions), at the context's threshold */
+    /* walks switch on one instance's a x b (2^32 positions: stages of
+     * 4 GiB at the least), at the context's threshold */
     {
         clipt_stage_spec walk = spec_of(CLIPT_OP_MOVE_SUPER, 2, 100, 37, 3, 0, 0);
         clipt_context at = wide_context(TEST_ENV(state), 0);
