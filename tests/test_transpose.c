@@ -150,11 +150,12 @@ static void test_gpu_like_local_memory(void **state)
     clipt_context_release(gpu.ctx);
 }
 
-/* Tile rules, padding policy, forced factors and tuning overrides. */
+/* Tile rules, padding policy, forced factors, tuning overrides and the
+ * algorithm. */
 static void test_plan_options(void **state)
 {
     static const shape shapes[] = {{360, 840, 4}, {1000, 999, 2}, {97, 4099, 8}};
-    clipt_plan_options o[9];
+    clipt_plan_options o[11];
     for (size_t k = 0; k < COUNT(o); k++)
         clipt_plan_options_init(&o[k]);
     o[0].tile_rule = CLIPT_TILE_RULE_ALG1;
@@ -174,6 +175,9 @@ static void test_plan_options(void **state)
     o[7].tile_rule = CLIPT_TILE_RULE_ALG5;
     o[8].tile_n = 1;
     o[8].sequence = CLIPT_SEQUENCE_4_1;
+    o[9].algorithm = CLIPT_ALGORITHM_C2R;
+    o[10].algorithm = CLIPT_ALGORITHM_TPDS;
+    o[10].padding = CLIPT_PADDING_NONE;
     for (size_t i = 0; i < COUNT(shapes); i++)
         for (size_t k = 0; k < COUNT(o); k++)
             run_case(TEST_ENV(state), shapes[i].rows, shapes[i].cols,
