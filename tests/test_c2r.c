@@ -149,39 +149,8 @@ static void test_bad_options(void **state)
  * (in the parent) stay as they were. */
 static void test_sub_buffer(void **state)
 {
-    test_env *env = TEST_ENV(state);
-    const size_t rows = 123, cols = 45, elem = 8, offset = 16, bytes = rows * cols * elem;
     const clipt_plan_options o = c2r_options();
-    cl_uint align_bits = 0;
-    cl_buffer_region region;
-    unsigned char *before, *want;
-    cl_mem parent, sub;
-    clipt_plan p;
-    cl_int err;
-    size_t total;
-    assert_status(clGetDeviceInfo(env->cl.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
-                                  sizeof align_bits, &align_bits, NULL), CL_SUCCESS);
-    region.origin = 2 * (align_bits / 8);
-    region.size = offset + bytes + 32;
-    total = region.origin + region.size + 48;
-    parent = test_pattern_buffer(env, CL_MEM_READ_WRITE, total, 21, &before);
-    sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
-                            &region, &err);
-    assert_status(err, CL_SUCCESS);
-    want = malloc(total);
-    assert_non_null(want);
-    memcpy(want, before, total);
-    test_reference_transpose(before + region.origin + offset, want + region.origin + offset,
-                             rows, cols, elem);
-    assert_status(clipt_plan_create(env->ctx, rows, cols, elem, &o, &p), CLIPT_SUCCESS);
-    assert_status(clipt_enqueue(p, env->cl.queue, sub, offset, 0, NULL, NULL), CLIPT_SUCCESS);
-    assert_status(clFinish(env->cl.queue), CL_SUCCESS);
-    clipt_plan_release(p);
-    clReleaseMemObject(sub);
-    test_expect_buffer(env, parent, want, total, "C2R on a sub-buffer");
-    clReleaseMemObject(parent);
-    free(before);
-    free(want);
+    test_run_on_sub_buffer(TEST_ENV(state), 123, 45, 8, 16, &o);
 }
 
 /* Random shapes up to a few hundred a side, random element sizes. */
