@@ -131,7 +131,7 @@ C2R_KERNEL(c2r_rows_local, __local, tmp)
  * elements per work-group). */
 C2R_KERNEL(c2r_rows_global, __global, scratch)
 {
-    __global elem_t *tmp = scratch + (ulong)get_group_id(0) * cols;
+    __global elem_t *tmp = scratch + (ulong)clipt_group_id() * cols;
     (void)a;
     (void)kind;
     (void)width;
@@ -151,7 +151,7 @@ C2R_KERNEL(c2r_columns_local, __local, tmp)
  * (rows x width elements per work-group). */
 C2R_KERNEL(c2r_columns_global, __global, scratch)
 {
-    __global elem_t *tmp = scratch + (ulong)get_group_id(0) * rows * (ulong)width;
+    __global elem_t *tmp = scratch + (ulong)clipt_group_id() * rows * (ulong)width;
     (void)g;
     (void)a_inv;
     C2R_COLUMNS_BODY(tmp, CLK_GLOBAL_MEM_FENCE)
