@@ -12,8 +12,9 @@
 #define C2R_COMMON_ARGS(X)                                                     \
     X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
     X(instances, ULONG, "ulong") X(rows, UINT, "uint") X(cols, UINT, "uint")   \
-    X(g, UINT, "uint") X(a, UINT, "uint") X(b, UINT, "uint")                   \
-    X(a_inv, UINT, "uint") X(kind, UINT, "uint") X(width, UINT, "uint")
+    X(a_inv, UINT, "uint") X(kind, UINT, "uint") X(div_g, UINT4, "uint4")      \
+    X(div_b, UINT4, "uint4") X(div_rows, UINT4, "uint4") X(div_a, UINT4, "uint4") \
+    X(div_width, UINT4, "uint4") X(div_last, UINT4, "uint4")
 #define C2R_LOCAL_ARGS(X) C2R_COMMON_ARGS(X) X(tmp, LOCAL, "elem_t*")
 #define C2R_GLOBAL_ARGS(X) C2R_COMMON_ARGS(X) X(scratch, GLOBAL, "elem_t*")
 CLIPT_KERNEL_ARGS(c2r_local, C2R_LOCAL_ARGS)
@@ -27,8 +28,12 @@ static const clipt_kernel_decl kernels[] = {
     {"c2r_columns_local", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)},
     {"c2r_columns_global", c2r_global_arg_decls, CLIPT_COUNT_OF(c2r_global_arg_decls)}};
 
-/* Work-items of a work-group. */
+/* Work-items of a work-group: units in local memory leave room for
+ * several work-groups per compute unit; the global variants, whose
+ * work-groups are few (their scratch slots), take larger ones to keep
+ * enough loads in flight. */
 #define C2R_GROUP_SIZE 256
+#define C2R_GLOBAL_GROUP_SIZE 1024
 /* Scratch of the global variants: at most this many bytes, or an eighth of
  * the region when that is more, and at least one work-group's slot. */
 #define C2R_SCRATCH_FLOOR ((size_t)4 << 20)
@@ -98,11 +103,21 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
         const size_t by_memory = limit / per_group ? limit / per_group : 1;
         cap = clipt_min_size(cap, by_memory);
     }
-    clipt_set_launch(st, clipt_min_size(C2R_GROUP_SIZE, wg_limit), units, 1, cap);
+    clipt_set_launch(st, clipt_min_size(local ? C2R_GROUP_SIZE : C2R_GLOBAL_GROUP_SIZE,
+                                        wg_limit),
+                     units, 1, cap);
     if (!local)
         st->scratch_bytes = st->global / st->local * per_group;
     return CLIPT_SUCCESS;
 }
+
+/* The arguments both variants share (the last, the temporary, apart). */
+#define C2R_SHARED_VALUES(g, w, last)                                       \
+    .buf = (g)->buf, .offset = (g)->offset, .instances = (g)->instances,        \
+    .rows = (cl_uint)sp->a, .cols = (cl_uint)sp->b, .a_inv = a_inv, .kind = kind, \
+    .div_g = clipt_divisor_vector(gcd), .div_b = clipt_divisor_vector(b),       \
+    .div_rows = clipt_divisor_vector(sp->a), .div_a = clipt_divisor_vector(a),  \
+    .div_width = clipt_divisor_vector(w), .div_last = clipt_divisor_vector(last)
 
 static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
 {
@@ -111,19 +126,14 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
     const uint64_t a = sp->a / gcd, b = sp->b / gcd;
     const cl_uint kind = sp->op == CLIPT_OP_ROTATE_COLUMNS ? 0 : 1;
     const cl_uint a_inv = b > 1 ? (cl_uint)clipt_invmod(a % b, b) : 0;
+    const unsigned w = st->f.c2r.width;
+    const uint64_t last = sp->b % w ? sp->b % w : w;
     if (st->f.c2r.local) {
-        const c2r_local_args v = {
-            .buf = g->buf, .offset = g->offset, .instances = g->instances,
-            .rows = (cl_uint)sp->a, .cols = (cl_uint)sp->b, .g = (cl_uint)gcd,
-            .a = (cl_uint)a, .b = (cl_uint)b, .a_inv = a_inv, .kind = kind,
-            .width = st->f.c2r.width, .tmp = st->local_bytes[0]};
+        const c2r_local_args v = {C2R_SHARED_VALUES(g, w, last),
+                                  .tmp = st->local_bytes[0]};
         return c2r_local_set(st->kernel, &v);
     } else {
-        const c2r_global_args v = {
-            .buf = g->buf, .offset = g->offset, .instances = g->instances,
-            .rows = (cl_uint)sp->a, .cols = (cl_uint)sp->b, .g = (cl_uint)gcd,
-            .a = (cl_uint)a, .b = (cl_uint)b, .a_inv = a_inv, .kind = kind,
-            .width = st->f.c2r.width, .scratch = g->scratch};
+        const c2r_global_args v = {C2R_SHARED_VALUES(g, w, last), .scratch = g->scratch};
         return c2r_global_set(st->kernel, &v);
     }
 }
