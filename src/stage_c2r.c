@@ -54,42 +54,64 @@ static unsigned column_width(const clipt_stage_spec *sp, size_t elem, size_t usa
     return w >= sector || w == sp->b ? (unsigned)w : 0;
 }
 
-static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
-                            clipt_stage *st)
+/* Builds the kernel of the unit's variant: local memory when `try_local`
+ * and the unit fits what the kernel's own variables leave (st->f.c2r.local
+ * then 1), else global scratch.  *retry is set when local memory was tried
+ * but the kernel's own variables left too little: call again without. */
+static clipt_status make_variant(clipt_context c, size_t elem, clipt_stage *st, int try_local,
+                                 size_t *wg_limit, int *retry)
 {
     const clipt_stage_spec *sp = &st->spec;
-    const size_t budget = clipt_local_budget(&c->profile, 0);
     const uint64_t line = 128 / elem > 1 ? 128 / elem : 1;
-    size_t wg_limit = 0, own_local = 0, unit_elems, per_group, cap;
-    uint64_t units;
-    int local, which;
+    const size_t budget = clipt_local_budget(&c->profile, 0);
+    size_t own_local = 0;
     unsigned width = 1;
+    int local = try_local && (is_rows(sp) ? sp->b * elem <= budget
+                                          : column_width(sp, elem, budget) > 0);
     clipt_status status;
-
-    if (sp->a > UINT32_MAX || sp->b > UINT32_MAX || sp->a * line > UINT32_MAX)
-        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s", clipt_elem_type_name(elem));
-    if (is_rows(sp)) {
-        local = sp->b * elem <= budget;
-        which = local ? ROWS_LOCAL : ROWS_GLOBAL;
-    } else {
-        width = column_width(sp, elem, budget);
-        local = width > 0;
-        which = local ? COLUMNS_LOCAL : COLUMNS_GLOBAL;
-    }
-    st->kernel_name = kernels[which].name;
-    status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, &wg_limit, &own_local);
+    *retry = 0;
+    st->kernel_name = kernels[is_rows(sp) ? (local ? ROWS_LOCAL : ROWS_GLOBAL)
+                                          : (local ? COLUMNS_LOCAL : COLUMNS_GLOBAL)]
+                          .name;
+    status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, wg_limit, &own_local);
     if (status != CLIPT_SUCCESS)
         return status;
     if (!is_rows(sp))
         width = local ? column_width(sp, elem, clipt_local_budget(&c->profile, own_local))
                       : (unsigned)(line < sp->b ? line : sp->b);
-    if (is_rows(sp) && local && sp->b * elem > clipt_local_budget(&c->profile, own_local))
-        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS; /* the dispatcher has no other family */
-    if (width == 0)
-        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    if (local && (width == 0 || (is_rows(sp) &&
+                                 sp->b * elem > clipt_local_budget(&c->profile, own_local)))) {
+        clReleaseKernel(st->kernel);
+        st->kernel = NULL;
+        *retry = 1;
+        return CLIPT_SUCCESS;
+    }
     st->f.c2r.width = width;
     st->f.c2r.local = local;
+    return CLIPT_SUCCESS;
+}
+
+static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
+                            clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const uint64_t line = 128 / elem > 1 ? 128 / elem : 1;
+    size_t wg_limit = 0, unit_elems, per_group, cap;
+    uint64_t units;
+    unsigned width;
+    int local, retry = 0;
+    clipt_status status;
+
+    if (sp->a > UINT32_MAX || sp->b > UINT32_MAX || sp->a * line > UINT32_MAX)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s", clipt_elem_type_name(elem));
+    status = make_variant(c, elem, st, 1, &wg_limit, &retry);
+    if (status == CLIPT_SUCCESS && retry)
+        status = make_variant(c, elem, st, 0, &wg_limit, &retry);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    width = st->f.c2r.width;
+    local = st->f.c2r.local;
     unit_elems = is_rows(sp) ? (size_t)sp->b : (size_t)(sp->a * width);
     units = sp->instances * (is_rows(sp) ? sp->a : (sp->b + width - 1) / width);
     cap = clipt_groups_cap(c, t->groups_per_cu_010, 0);
