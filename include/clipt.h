@@ -379,11 +379,13 @@ CLIPT_API size_t clipt_plan_buffer_size(clipt_plan p);
 /** Bytes of device memory the plan owns besides the matrix: its scratch
  *  buffer (flags, counters, saved cycle heads) and its cycle-segment
  *  tables; under 1 % of the matrix on the automatic plans' common paths
- *  (4 MiB or so for small matrices).  0 for NULL.  Thread-safe. */
+ *  (4 MiB or so for small matrices).  A C2R plan whose rows or column
+ *  blocks do not fit local memory holds one per work-group: at most an
+ *  eighth of the matrix, or 4 MiB.  0 for NULL.  Thread-safe. */
 CLIPT_API size_t clipt_plan_scratch_size(clipt_plan p);
 
 /** Writes a human-readable description of the plan into buf: shape, element
- *  size, sequence, m, n, padded shape, scratch bytes, tuning entry (with any
+ *  size, sequence (for C2R: the algorithm and its number of passes), m, n, padded shape, scratch bytes, tuning entry (with any
  *  tuning values the options replaced), the cost model's predicted time
  *  ("predicted: X ms (model ...)"), and one
  *  line per stage with its kernel and launch sizes.  Same buffer rules as
