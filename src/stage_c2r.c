@@ -62,7 +62,7 @@ static clipt_status make_variant(clipt_context c, size_t elem, clipt_stage *st, 
                                  size_t *wg_limit, int *retry)
 {
     const clipt_stage_spec *sp = &st->spec;
-    const uint64_t line = 128 / elem > 1 ? 128 / elem : 1;
+    const uint64_t sector = 32 / elem > 1 ? 32 / elem : 1;
     const size_t budget = clipt_local_budget(&c->profile, 0);
     size_t own_local = 0;
     unsigned width = 1;
@@ -76,9 +76,11 @@ static clipt_status make_variant(clipt_context c, size_t elem, clipt_stage *st, 
     status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, wg_limit, &own_local);
     if (status != CLIPT_SUCCESS)
         return status;
+    /* through global scratch, blocks of one 32-byte sector per row: four
+     * times the work-groups of 128-byte blocks in the same scratch */
     if (!is_rows(sp))
         width = local ? column_width(sp, elem, clipt_local_budget(&c->profile, own_local))
-                      : (unsigned)(line < sp->b ? line : sp->b);
+                      : (unsigned)(sector < sp->b ? sector : sp->b);
     if (local && (width == 0 || (is_rows(sp) &&
                                  sp->b * elem > clipt_local_budget(&c->profile, own_local)))) {
         clReleaseKernel(st->kernel);
