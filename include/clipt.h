@@ -463,7 +463,6 @@ typedef struct clipt_plan_info {
     clipt_sequence sequence;  /* the sequence run (AUTO for C2R, or a single row or
                                  column, where nothing moves)             */
     int sequence_forced;      /* 1 when the options forced it              */
-    clipt_algorithm algorithm; /* TPDS or C2R (never AUTO)                  */
     size_t tile_m, tile_n;    /* factors of padded_rows and padded_cols     */
     const char *tile_reason;  /* why these tiles                            */
     size_t padded_rows, padded_cols; /* == rows, cols when not padded      */
@@ -474,6 +473,7 @@ typedef struct clipt_plan_info {
     double predicted_seconds; /* the cost model's time for one run (device
                                  time, from the tuning entry's model_*
                                  values; 0 when nothing moves)            */
+    clipt_algorithm algorithm; /* TPDS or C2R (never AUTO)                  */
 } clipt_plan_info;
 
 /** Fills *info with the plan's choices.  Errors: CLIPT_ERROR_NULL_ARGUMENT.
