@@ -249,6 +249,20 @@ typedef enum clipt_sequence {
     CLIPT_SEQUENCE_4_3 = 43   /* 0100!, (1000! fused with 0010!), 0100! */
 } clipt_sequence;
 
+/** Algorithm family of a plan.  AUTO lets the plan choose (today: always
+ *  the TPDS sequences).  C2R (Catanzaro, Keller and Garland, PPoPP 2014)
+ *  permutes only inside rows and columns: a column rotation (when
+ *  gcd(rows, cols) > 1), a row shuffle and a column shuffle; it never pads,
+ *  needs no room and ignores the sequence, tile and padding options (a
+ *  forced sequence or tile with C2R is CLIPT_ERROR_INCOMPATIBLE_OPTIONS);
+ *  its scratch is O(max(rows, cols)) elements per work-group that does not
+ *  find room for a row or a column block in local memory. */
+typedef enum clipt_algorithm {
+    CLIPT_ALGORITHM_AUTO = 0,
+    CLIPT_ALGORITHM_TPDS = 1, /* the sequences of elementary transpositions */
+    CLIPT_ALGORITHM_C2R = 2   /* the C2R decomposition: 2 or 3 passes        */
+} clipt_algorithm;
+
 /** Whether the plan may pad the matrix with extra rows/columns to obtain
  *  better tile factors. */
 typedef enum clipt_padding {
@@ -311,6 +325,7 @@ typedef struct clipt_plan_options {
     unsigned model_rows_elem;   /* pad/unpad: the same                     */
     unsigned model_wait_ps;     /* pad/unpad: ps per flag waited for       */
     unsigned model_slow_eff;    /* fallback families: permille of copy     */
+    clipt_algorithm algorithm; /* algorithm family, AUTO = the plan's choice */
     unsigned reserved[1];     /* must stay zero                              */
 } clipt_plan_options;
 
@@ -364,11 +379,13 @@ CLIPT_API size_t clipt_plan_buffer_size(clipt_plan p);
 /** Bytes of device memory the plan owns besides the matrix: its scratch
  *  buffer (flags, counters, saved cycle heads) and its cycle-segment
  *  tables; under 1 % of the matrix on the automatic plans' common paths
- *  (4 MiB or so for small matrices).  0 for NULL.  Thread-safe. */
+ *  (4 MiB or so for small matrices).  A C2R plan whose rows or column
+ *  blocks do not fit local memory holds one per work-group: at most an
+ *  eighth of the matrix, or 4 MiB.  0 for NULL.  Thread-safe. */
 CLIPT_API size_t clipt_plan_scratch_size(clipt_plan p);
 
 /** Writes a human-readable description of the plan into buf: shape, element
- *  size, sequence, m, n, padded shape, scratch bytes, tuning entry (with any
+ *  size, sequence (for C2R: the algorithm and its number of passes), m, n, padded shape, scratch bytes, tuning entry (with any
  *  tuning values the options replaced), the cost model's predicted time
  *  ("predicted: X ms (model ...)"), and one
  *  line per stage with its kernel and launch sizes.  Same buffer rules as
@@ -390,8 +407,13 @@ typedef enum clipt_stage_op {
                                      along cycles (100!, 0100!, 1000!)    */
     CLIPT_OP_PAD = 3,             /* rows spread apart to make room for
                                      padding columns                      */
-    CLIPT_OP_UNPAD = 4            /* padding squeezed out after the
+    CLIPT_OP_UNPAD = 4,           /* padding squeezed out after the
                                      transposition                        */
+    /* The passes of the C2R decomposition over `instances` a x b matrices
+     * (a = rows, b = cols, s = 1): */
+    CLIPT_OP_ROTATE_COLUMNS = 5,  /* column j rotated by floor(j / (b/gcd)) */
+    CLIPT_OP_SHUFFLE_ROWS = 6,    /* every row permuted on its own         */
+    CLIPT_OP_SHUFFLE_COLUMNS = 7  /* every column permuted on its own      */
 } clipt_stage_op;
 
 /** How a stage is computed: the kernel family (one file under cl/). */
@@ -407,7 +429,10 @@ typedef enum clipt_kernel_family {
                                         memory                            */
     CLIPT_FAMILY_SUPER_SEGMENTS = 5, /* shift100_segments.cl: cycles cut
                                         into segments at plan creation    */
-    CLIPT_FAMILY_ROWS = 6            /* pad.cl: rows moved to a new pitch */
+    CLIPT_FAMILY_ROWS = 6,           /* pad.cl: rows moved to a new pitch */
+    CLIPT_FAMILY_C2R = 7             /* c2r.cl: a row or a column block
+                                        gathered through local memory or
+                                        global scratch                    */
 } clipt_kernel_family;
 
 /** One stage of a plan, as clipt_plan_query_stage reports it.  The strings
@@ -435,7 +460,7 @@ typedef struct clipt_stage_info {
  *  static or owned by the plan (valid until it is released). */
 typedef struct clipt_plan_info {
     size_t rows, cols, elem_size;
-    clipt_sequence sequence;  /* the sequence run (AUTO for a single row or
+    clipt_sequence sequence;  /* the sequence run (AUTO for C2R, or a single row or
                                  column, where nothing moves)             */
     int sequence_forced;      /* 1 when the options forced it              */
     size_t tile_m, tile_n;    /* factors of padded_rows and padded_cols     */
@@ -448,6 +473,7 @@ typedef struct clipt_plan_info {
     double predicted_seconds; /* the cost model's time for one run (device
                                  time, from the tuning entry's model_*
                                  values; 0 when nothing moves)            */
+    clipt_algorithm algorithm; /* TPDS or C2R (never AUTO)                  */
 } clipt_plan_info;
 
 /** Fills *info with the plan's choices.  Errors: CLIPT_ERROR_NULL_ARGUMENT.

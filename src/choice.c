@@ -328,6 +328,16 @@ clipt_status clipt_plan_choose(const clipt_device_profile *profile,
     memset(ch, 0, sizeof *ch);
     ch->prows = rows;
     ch->pcols = cols;
+    ch->algorithm = CLIPT_ALGORITHM_TPDS;
+    if (o->algorithm == CLIPT_ALGORITHM_C2R) {
+        /* permutations inside rows and columns: no tiles, no padding */
+        if (o->sequence != CLIPT_SEQUENCE_AUTO || o->tile_m || o->tile_n)
+            return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
+        ch->algorithm = CLIPT_ALGORITHM_C2R;
+        ch->m = ch->n = 1;
+        ch->why = "C2R decomposition (forced): no tiles";
+        return CLIPT_SUCCESS;
+    }
     if (!forced_padding(rows, o->tile_m, rows == 1 || cols == 1, o, &ch->prows) ||
         !forced_padding(cols, o->tile_n, rows == 1 || cols == 1, o, &ch->pcols))
         return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;

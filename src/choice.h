@@ -47,6 +47,8 @@ typedef struct clipt_plan_choice {
     size_t prows, pcols, m, n;    /* padded shape, tile factors of it  */
     clipt_sequence sequence;
     const char *why;              /* reason for the tiles              */
+    clipt_algorithm algorithm;    /* TPDS, or C2R (then m = n = 1, no
+                                     padding, no sequence)             */
 } clipt_plan_choice;
 
 /* What the cost model needs of the device (cost.h). */

@@ -43,6 +43,9 @@ clipt_status clipt_check_options(const clipt_plan_options *o,
     default:
         return CLIPT_ERROR_INVALID_OPTION;
     }
+    if (o->algorithm != CLIPT_ALGORITHM_AUTO && o->algorithm != CLIPT_ALGORITHM_TPDS &&
+        o->algorithm != CLIPT_ALGORITHM_C2R)
+        return CLIPT_ERROR_INVALID_OPTION;
     if (o->padding != CLIPT_PADDING_AUTO && o->padding != CLIPT_PADDING_NONE)
         return CLIPT_ERROR_INVALID_OPTION;
     if (o->tile_rule != CLIPT_TILE_RULE_AUTO && o->tile_rule != CLIPT_TILE_RULE_ALG5 &&

@@ -14,14 +14,17 @@ static clipt_status build_stages(clipt_plan p)
     const clipt_staged_layout layout = {p->batch, p->rows, p->cols, ch->prows, ch->pcols,
                                         ch->m, ch->n, ch->sequence};
     clipt_stage_spec specs[CLIPT_MAX_STAGES];
-    const int count = clipt_staged_specs(&layout, specs);
+    const int count = ch->algorithm == CLIPT_ALGORITHM_C2R
+                          ? (int)clipt_c2r_specs(p->batch, p->rows, p->cols, specs)
+                          : clipt_staged_specs(&layout, specs);
     if (count < 0)
         return CLIPT_ERROR_INVALID_OPTION;
     for (int i = 0; i < count; i++) {
         clipt_stage *st = &p->stages[p->num_stages];
         clipt_status status = clipt_stage_prepare(p->ctx, &specs[i], p->elem, &p->tuning, st);
         if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS &&
-            p->opts.sequence != CLIPT_SEQUENCE_AUTO)
+            (p->opts.sequence != CLIPT_SEQUENCE_AUTO ||
+             p->opts.algorithm != CLIPT_ALGORITHM_AUTO))
             status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
         if (status != CLIPT_SUCCESS)
             return status;

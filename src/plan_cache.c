@@ -32,6 +32,7 @@ clipt_plan_key clipt_plan_key_of(size_t rows, size_t cols, size_t elem,
     k.tile_n = o->tile_n;
     k.padding = o->padding;
     k.tile_rule = o->tile_rule;
+    k.algorithm = o->algorithm;
     k.tuning = clipt_options_tuning(o, device);
     return k;
 }

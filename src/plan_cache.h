@@ -29,6 +29,7 @@ typedef struct clipt_plan_key {
     size_t tile_m, tile_n;
     clipt_padding padding;
     clipt_tile_rule tile_rule;
+    clipt_algorithm algorithm;
     clipt_tuning tuning;
 } clipt_plan_key;
 

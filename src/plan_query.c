@@ -47,6 +47,7 @@ clipt_status clipt_plan_query(clipt_plan p, clipt_plan_info *info)
     info->elem_size = p->elem;
     info->sequence = p->choice.sequence;
     info->sequence_forced = p->opts.sequence != CLIPT_SEQUENCE_AUTO;
+    info->algorithm = p->choice.algorithm;
     info->tile_m = p->choice.m;
     info->tile_n = p->choice.n;
     info->tile_reason = p->choice.why;
@@ -150,8 +151,12 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
         tables += stage.table_bytes;
     }
     add(&t, "shape: %zu x %zu, %zu-byte elements\n", info.rows, info.cols, info.elem_size);
-    add(&t, "sequence: %s%s\n", clipt_sequence_name(info.sequence),
-        info.sequence_forced ? " (forced)" : " (automatic)");
+    if (info.algorithm == CLIPT_ALGORITHM_C2R)
+        add(&t, "algorithm: C2R (forced): %u passes (column rotation when gcd > 1, row "
+            "shuffle, column shuffle)\n", info.num_stages);
+    else
+        add(&t, "sequence: %s%s\n", clipt_sequence_name(info.sequence),
+            info.sequence_forced ? " (forced)" : " (automatic)");
     add(&t, "tiles: m=%zu n=%zu (%s)\n", info.tile_m, info.tile_n, info.tile_reason);
     add(&t, "padded shape: %zu x %zu%s\n", info.padded_rows, info.padded_cols,
         (info.padded_rows != info.rows || info.padded_cols != info.cols) ? ""

@@ -3,6 +3,7 @@
  * at (N', n, M', m).  A "100" spec swaps dims a and b of (instances, a, b, s)
  * moving s-element super-elements; a "010" spec transposes `instances`
  * a x b tiles (s = 1). */
+#include "modular.h"
 #include "spec.h"
 
 static clipt_stage_spec shift(const char *label, uint64_t instances,
@@ -89,4 +90,26 @@ const char *clipt_sequence_name(clipt_sequence seq)
     case CLIPT_SEQUENCE_4_3: return "4.3";
     default: return "?";
     }
+}
+
+unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols,
+                         clipt_stage_spec specs[CLIPT_MAX_SEQUENCE_STAGES])
+{
+    unsigned count = 0;
+    if (rows == 1 || cols == 1)
+        return 0; /* a vector's transpose has the same bytes */
+    if (clipt_gcd64(rows, cols) > 1) {
+        const clipt_stage_spec rotate = {CLIPT_OP_ROTATE_COLUMNS, "column rotation", batch,
+                                         rows, cols, 1, 0, 0};
+        specs[count++] = rotate;
+    }
+    {
+        const clipt_stage_spec row = {CLIPT_OP_SHUFFLE_ROWS, "row shuffle", batch, rows,
+                                      cols, 1, 0, 0};
+        const clipt_stage_spec column = {CLIPT_OP_SHUFFLE_COLUMNS, "column shuffle", batch,
+                                         rows, cols, 1, 0, 0};
+        specs[count++] = row;
+        specs[count++] = column;
+    }
+    return count;
 }

@@ -55,6 +55,13 @@ unsigned clipt_sequence_specs(clipt_sequence seq, uint64_t Mp, uint64_t m,
                               uint64_t Np, uint64_t n,
                               clipt_stage_spec specs[CLIPT_MAX_SEQUENCE_STAGES]);
 
+/* The passes of the C2R decomposition (Catanzaro et al.) of `batch`
+ * consecutive rows x cols matrices: column rotation (only when
+ * gcd(rows, cols) > 1), row shuffle, column shuffle.  Fills specs and
+ * returns their count: 0 when nothing moves (a single row or column). */
+unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols,
+                         clipt_stage_spec specs[CLIPT_MAX_SEQUENCE_STAGES]);
+
 /* "3.1", "2.2", ... ; "?" for unknown. */
 const char *clipt_sequence_name(clipt_sequence seq);
 

@@ -13,6 +13,7 @@ extern const clipt_family clipt_family_shift100;
 extern const clipt_family clipt_family_shift100_slices;
 extern const clipt_family clipt_family_shift100_segments;
 extern const clipt_family clipt_family_pad;
+extern const clipt_family clipt_family_c2r;
 
 static inline size_t clipt_min_size(size_t a, size_t b) { return a < b ? a : b; }
 

@@ -8,7 +8,8 @@
 const clipt_family *const clipt_families[] = {
     &clipt_family_transpose010,     &clipt_family_pttwac010,
     &clipt_family_shift100,         &clipt_family_shift100_slices,
-    &clipt_family_shift100_segments, &clipt_family_pad};
+    &clipt_family_shift100_segments, &clipt_family_pad,
+    &clipt_family_c2r};
 const unsigned clipt_num_families = CLIPT_COUNT_OF(clipt_families);
 
 static const clipt_family *family_of(clipt_kernel_family id)
@@ -70,6 +71,10 @@ static clipt_status prepare_auto(clipt_context c, const clipt_stage_spec *spec,
     case CLIPT_OP_PAD:
     case CLIPT_OP_UNPAD:
         return try_family(c, spec, CLIPT_FAMILY_ROWS, elem, t, st);
+    case CLIPT_OP_ROTATE_COLUMNS:
+    case CLIPT_OP_SHUFFLE_ROWS:
+    case CLIPT_OP_SHUFFLE_COLUMNS:
+        return try_family(c, spec, CLIPT_FAMILY_C2R, elem, t, st);
     default:
         return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
     }
@@ -221,6 +226,9 @@ static const char *plain_words(const clipt_stage *st)
         return st->spec.s == 1 ? "move single elements along cycles"
                                : "move blocks along cycles";
     case CLIPT_OP_PAD: return "spread rows apart for the padding";
+    case CLIPT_OP_ROTATE_COLUMNS: return "C2R column rotation";
+    case CLIPT_OP_SHUFFLE_ROWS: return "C2R row shuffle";
+    case CLIPT_OP_SHUFFLE_COLUMNS: return "C2R column shuffle";
     default: return "squeeze the padding out";
     }
 }
@@ -240,6 +248,12 @@ int clipt_stage_format(const clipt_stage *st, char *buf, size_t len)
                      plain_words(st), sp->label, st->kernel_name,
                      (unsigned long long)sp->instances, sp->instances == 1 ? "tile" : "tiles",
                      (unsigned long long)sp->a, (unsigned long long)sp->b);
+    else if (sp->op != CLIPT_OP_MOVE_SUPER)
+        n = snprintf(buf, len, "%s (%s), kernel %s: %llu %s of %llu x %llu elements",
+                     plain_words(st), sp->label, st->kernel_name,
+                     (unsigned long long)sp->instances,
+                     sp->instances == 1 ? "matrix" : "matrices", (unsigned long long)sp->a,
+                     (unsigned long long)sp->b);
     else
         n = snprintf(buf, len,
                      "%s (%s), kernel %s: %llu %s of %llu x %llu blocks of %llu "

@@ -124,6 +124,12 @@ typedef struct clipt_rows_state {       /* stage_pad.c */
     unsigned regs;                      /* elements per work-item        */
 } clipt_rows_state;
 
+typedef struct clipt_c2r_state {        /* stage_c2r.c */
+    unsigned width;                     /* columns of a block (1: rows)  */
+    int local;                          /* unit in local memory, else in
+                                           the work-group's scratch slot */
+} clipt_c2r_state;
+
 struct clipt_stage {
     clipt_stage_spec spec;         /* what it does                        */
     const clipt_family *family;    /* how: the kernel family computing it */
@@ -146,6 +152,7 @@ struct clipt_stage {
         clipt_slices_state slices;
         clipt_segments_state segments;
         clipt_rows_state rows;
+        clipt_c2r_state c2r;
     } f;                           /* the family's own state              */
 };
 
@@ -155,7 +162,7 @@ struct clipt_stage {
  * shift100_slices with 1-element super-elements (flags in global memory),
  * all three computing the same 010!; super-elements by shift100_segments,
  * else shift100_slices (too many short cycles, or too large to walk), and
- * the fused form by shift100; rows by pad.  Errors:
+ * the fused form by shift100; rows by pad; the C2R passes by c2r.  Errors:
  * CLIPT_ERROR_INVALID_ELEM_SIZE, kernel loading, and
  * CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS when the device cannot run it (a
  * super-element or a launch too large).  On failure st holds nothing to

@@ -6,7 +6,7 @@
  * (and so stops racing) fails too.
  *
  * Adding a kernel: add its stages to stage_cases[] (family, spec, element
- * size, tuning changes) or its plans to plan_cases[]; its kernels must
+ * size, tuning changes) or its plans to plan_cases[] (C2R: c2r_cases[]); its kernels must
  * number work-groups with clipt_group_id()/clipt_global_id()
  * (cl/clipt_kernel.h), which the check verifies, so that the reversed run
  * (-DCLIPT_GROUP_ORDER=1) really reverses them. */
@@ -250,8 +250,8 @@ static clipt_tuning tuning_of(const clipt_tuning *base, const tweaks *w)
     return t;
 }
 
-/* Whether case `index` of kind `kind` ('s' stage, 'p' plan) runs: all of
- * them, or the one $CLIPT_OCLGRIND_CASE names ("s5", "p3"). */
+/* Whether case `index` of kind `kind` ('s' stage, 'p' plan, 'c' C2R plan)
+ * runs: all of them, or the one $CLIPT_OCLGRIND_CASE names ("s5", "p3"). */
 static int selected(char kind, size_t index)
 {
     const char *only = getenv("CLIPT_OCLGRIND_CASE");
@@ -315,11 +315,39 @@ static void test_plan_cases(void **state)
     }
 }
 
+/* C2R plans (rows, cols, elem): a rotation (gcd 6), coprime sides (two
+ * passes), a row too long for local memory and column blocks too tall for
+ * it (both through global scratch). */
+static const size_t c2r_cases[][3] = {{60, 42, 4}, {97, 101, 16}, {3, 20011, 2}, {12000, 5, 1}};
+
+static void test_c2r_cases(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    for (size_t i = 0; i < COUNT(c2r_cases); i++) {
+        const size_t rows = c2r_cases[i][0], cols = c2r_cases[i][1], elem = c2r_cases[i][2];
+        clipt_plan_options o;
+        char text[4096];
+        size_t bad = 0;
+        clipt_status s;
+        if (!selected('c', i))
+            continue;
+        clipt_plan_options_init(&o);
+        o.algorithm = CLIPT_ALGORITHM_C2R;
+        s = test_run_transpose(env, rows, cols, elem, 5 * elem, &o, &bad, text, sizeof text);
+        printf("c2r case %zu: %zu x %zu, %zu-byte: %s, %zu bytes wrong\n%s", i, rows, cols,
+               elem, clipt_status_string(s), bad, s == CLIPT_SUCCESS ? text : "");
+        fflush(stdout);
+        if (s != CLIPT_SUCCESS || bad)
+            fail_msg("c2r case %zu failed", i);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stage_cases),
         cmocka_unit_test(test_plan_cases),
+        cmocka_unit_test(test_c2r_cases),
     };
     test_apply_filter();
     return cmocka_run_group_tests(tests, test_group_open, test_group_close);

@@ -120,6 +120,14 @@ clipt_status test_run_transpose(test_env *env, size_t rows, size_t cols,
                                 const clipt_plan_options *opts,
                                 size_t *mismatch, char *describe, size_t dlen);
 
+/* Runs `opts` on a rows x cols matrix at byte offset `offset` of a
+ * sub-buffer (exactly offset + rows*cols*elem bytes, at the device's base
+ * alignment into its parent) and checks the whole parent byte for byte:
+ * the transpose inside, everything around it unchanged.  The plan must not
+ * pad. */
+void test_run_on_sub_buffer(test_env *env, size_t rows, size_t cols, size_t elem,
+                            size_t offset, const clipt_plan_options *opts);
+
 /* ---- single stages ------------------------------------------------------ */
 
 /* Elements of the region a stage works on (see clipt_stage_spec). */

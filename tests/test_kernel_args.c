@@ -100,8 +100,8 @@ static void test_signatures(void **state)
             assert_true(strcmp(clipt_families[j]->file, f->file) != 0 &&
                         clipt_families[j]->id != f->id);
     }
-    assert_int_equal(clipt_num_families, 6);
-    assert_int_equal(checked, 8);
+    assert_int_equal(clipt_num_families, 7);
+    assert_int_equal(checked, 12);
 }
 
 /* Build options that switch code paths on, per kernel file. */
@@ -115,6 +115,7 @@ static const struct {
     {"shift100_slices.cl", {"-DELEM_TYPE=uint4 -DELEM_WORDS=4 -DQ=3", "-DQ=16", NULL}},
     {"shift100_segments.cl", {"-DSMALL_INDEX=1 -DQ=2", "-DELEM_TYPE=uint4 -DUNROLL=1", NULL}},
     {"pad.cl", {"-DSMALL_INDEX=1 -DREGS=2", "-DELEM_TYPE=uchar", NULL}},
+    {"c2r.cl", {"-DELEM_TYPE=uint4", "-DELEM_TYPE=ushort", NULL}},
 };
 
 /* Runs kernel k (of declaration d) once as a single work-item on a region

@@ -8,8 +8,9 @@
  * and one buffer reused throughout, so that the run stays short on a CPU
  * device.  Then forced tiles that do not divide their side (padding AUTO
  * pads it to their next multiple, as clipt bench --brute-force's padded
- * candidates do), under every sequence. */
+ * candidates do), under every sequence.  Then forced C2R plans. */
 #include "support.h"
+#include "modular.h"
 #include "plan.h"
 #include "timing.h"
 
@@ -187,11 +188,51 @@ static void test_forced_padded_tiles(void **state)
     clipt_context_release(gpu);
 }
 
+/* Property of the C2R decomposition: 2000 random shapes as above, every
+ * element size and offset, forced C2R on the device's local memory, a
+ * GPU's 48 KiB and 2 KiB (rows and column blocks then go through global
+ * scratch); coprime shapes run two passes, the others three. */
+static void test_c2r_shapes(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_context contexts[3];
+    tally t = {{0}, 0, 0, 0};
+    uint64_t seed = 1414;
+    size_t two = 0, three = 0;
+    bench b;
+    contexts[0] = env->ctx;
+    contexts[1] = test_context_limited(env, 48 * 1024);
+    contexts[2] = test_context_limited(env, 2 * 1024);
+    bench_open(env, &b);
+    for (size_t i = 0; i < 2000; i++) {
+        const size_t e = (size_t)(test_rand(&seed) % COUNT(elem_sizes));
+        const size_t offset = elem_sizes[e] * (size_t)(test_rand(&seed) % (MAX_OFFSET + 1));
+        clipt_plan_options o;
+        size_t rows, cols;
+        clipt_plan_options_init(&o);
+        o.algorithm = CLIPT_ALGORITHM_C2R;
+        random_shape(&seed, &rows, &cols);
+        run_shape(env, contexts[i % COUNT(contexts)], &b, i, rows, cols, elem_sizes[e], offset,
+                  &o, &t);
+        two += rows > 1 && cols > 1 && clipt_gcd64(rows, cols) == 1;
+        three += rows > 1 && cols > 1 && clipt_gcd64(rows, cols) > 1;
+        t.per_elem[e]++;
+    }
+    print_message("2000 C2R plans bit-exact: %zu coprime (two passes), %zu with a rotation, "
+                  "none padded\n", two, three);
+    assert_int_equal(t.padded, 0);
+    assert_true(two > 200 && three > 200);
+    bench_close(&b);
+    for (size_t c = 1; c < COUNT(contexts); c++)
+        clipt_context_release(contexts[c]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_small_shapes),
         cmocka_unit_test(test_forced_padded_tiles),
+        cmocka_unit_test(test_c2r_shapes),
     };
     test_apply_filter();
     return cmocka_run_group_tests(tests, test_group_open, test_group_close);

@@ -150,8 +150,8 @@ static void plan_one(clipt_context c, build_list *l, size_t rows, size_t cols, s
     clipt_plan_release(p);
 }
 
-/* Every shape with every element size and sequence, the tile rules and no
- * padding; forced tiles too large for local memory. */
+/* Every shape with every element size and sequence, the tile rules, no
+ * padding and C2R; forced tiles too large for local memory. */
 static void sweep_plans(clipt_context c, build_list *l, int full)
 {
     for (size_t i = 0; i < COUNT(shapes); i++)
@@ -180,6 +180,14 @@ static void sweep_plans(clipt_context c, build_list *l, int full)
                     plan_one(c, l, shapes[i][0], shapes[i][1], elems[e], &o);
                 }
             }
+    /* the C2R decomposition: cheap to plan on any shape (no cycle walks) */
+    for (size_t i = 0; i < COUNT(shapes); i++)
+        for (size_t e = 0; e < COUNT(elems); e++) {
+            clipt_plan_options o;
+            clipt_plan_options_init(&o);
+            o.algorithm = CLIPT_ALGORITHM_C2R;
+            plan_one(c, l, shapes[i][0], shapes[i][1], elems[e], &o);
+        }
     {
         static const size_t forced[][4] = {{600, 700, 600, 700}, {4096, 4096, 4096, 64},
                                            {5000, 3001, 5000, 3001}, {1500, 2000, 500, 400},

@@ -38,8 +38,11 @@ int plan_text_parse_sequence(const char *text, clipt_sequence *out)
 
 void plan_text_choice(const clipt_plan_info *p, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s (%s)", plan_text_sequence(p->sequence),
-             p->sequence_forced ? "forced" : "automatic");
+    if (p->algorithm == CLIPT_ALGORITHM_C2R)
+        snprintf(buf, len, "c2r (forced)");
+    else
+        snprintf(buf, len, "%s (%s)", plan_text_sequence(p->sequence),
+                 p->sequence_forced ? "forced" : "automatic");
 }
 
 void plan_text_tiles(const clipt_plan_info *p, char *buf, size_t len)
@@ -69,6 +72,9 @@ static const char *stage_words(const clipt_stage_info *s)
             return "move blocks along cycles, transposing each";
         return s->s == 1 ? "move single elements along cycles" : "move blocks along cycles";
     case CLIPT_OP_PAD: return "spread rows apart for the padding";
+    case CLIPT_OP_ROTATE_COLUMNS: return "C2R column rotation";
+    case CLIPT_OP_SHUFFLE_ROWS: return "C2R row shuffle";
+    case CLIPT_OP_SHUFFLE_COLUMNS: return "C2R column shuffle";
     default: return "squeeze the padding out";
     }
 }
@@ -84,6 +90,11 @@ void plan_text_stage(const clipt_stage_info *s, char *buf, size_t len)
         snprintf(buf, len, "%s (%s), kernel %s: %llu %s of %llu x %llu elements",
                  stage_words(s), s->label, s->kernels, (unsigned long long)s->instances,
                  s->instances == 1 ? "tile" : "tiles", (unsigned long long)s->a,
+                 (unsigned long long)s->b);
+    else if (s->op != CLIPT_OP_MOVE_SUPER)
+        snprintf(buf, len, "%s (%s), kernel %s: %llu %s of %llu x %llu elements",
+                 stage_words(s), s->label, s->kernels, (unsigned long long)s->instances,
+                 s->instances == 1 ? "matrix" : "matrices", (unsigned long long)s->a,
                  (unsigned long long)s->b);
     else
         snprintf(buf, len, "%s (%s), kernel %s: %llu %s of %llu x %llu blocks of %llu "

@@ -17,7 +17,7 @@ const char *plan_text_sequence(clipt_sequence s);
 int plan_text_parse_sequence(const char *text, clipt_sequence *out);
 
 /* The following write NUL-terminated text into buf (len > 0), cut to fit.
- *   plan_text_choice: "3.2 (forced)" or "2.1 (automatic)";
+ *   plan_text_choice: "3.2 (forced)", "2.1 (automatic)" or "c2r (forced)";
  *   plan_text_tiles:  "m=24 n=16";
  *   plan_text_padded: "1202 x 1103", or "360 x 240 (no padding)";
  *   plan_text_stage:  what the stage does, plain words first, e.g. "move

@@ -59,6 +59,7 @@ class PlanInfo(ctypes.Structure):
         ("num_stages", c_uint),
         ("tuning_entry", c_char_p),
         ("predicted_seconds", ctypes.c_double),
+        ("algorithm", c_int),
         ("_spare", ctypes.c_ubyte * _SPARE),
     ]
 

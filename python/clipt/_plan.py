@@ -19,9 +19,10 @@ SEQUENCES = {"auto": 0, "1": 1, "2.1": 21, "2.2": 22, "3.1": 31, "3.2": 32,
              "4.1": 41, "4.2": 42, "4.3": 43}
 TILE_RULES = {"auto": 0, "alg5": 5, "alg2": 2, "alg1": 1}
 PADDINGS = {"auto": 0, "none": 1}
-STAGE_OPS = {"transpose_tiles": 1, "move_super": 2, "pad": 3, "unpad": 4}
+STAGE_OPS = {"transpose_tiles": 1, "move_super": 2, "pad": 3, "unpad": 4,
+             "rotate_columns": 5, "shuffle_rows": 6, "shuffle_columns": 7}
 KERNEL_FAMILIES = {"tile_local": 1, "tile_cycles": 2, "super_local": 3,
-                   "super_slices": 4, "super_segments": 5, "rows": 6}
+                   "super_slices": 4, "super_segments": 5, "rows": 6, "c2r": 7}
 
 
 def enum_value(table, value, what):

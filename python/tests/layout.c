@@ -38,6 +38,7 @@ int main(void)
     FIELD(clipt_plan_info, num_stages);
     FIELD(clipt_plan_info, tuning_entry);
     FIELD(clipt_plan_info, predicted_seconds);
+    FIELD(clipt_plan_info, algorithm);
     first = 1;
     printf("}},\n \"clipt_stage_info\": {\"size\": %zu, \"fields\": {", sizeof(clipt_stage_info));
     FIELD(clipt_stage_info, op);
@@ -84,6 +85,9 @@ int main(void)
     VALUE(CLIPT_OP_MOVE_SUPER);
     VALUE(CLIPT_OP_PAD);
     VALUE(CLIPT_OP_UNPAD);
+    VALUE(CLIPT_OP_ROTATE_COLUMNS);
+    VALUE(CLIPT_OP_SHUFFLE_ROWS);
+    VALUE(CLIPT_OP_SHUFFLE_COLUMNS);
     first = 1;
     printf("},\n \"kernel_families\": {");
     VALUE(CLIPT_FAMILY_TILE_LOCAL);
@@ -92,6 +96,7 @@ int main(void)
     VALUE(CLIPT_FAMILY_SUPER_SLICES);
     VALUE(CLIPT_FAMILY_SUPER_SEGMENTS);
     VALUE(CLIPT_FAMILY_ROWS);
+    VALUE(CLIPT_FAMILY_C2R);
     first = 1;
     printf("},\n \"constants\": {");
     VALUE(CLIPT_ERROR_TRUNCATED);

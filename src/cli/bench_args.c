@@ -10,6 +10,7 @@ void bench_options(const bench_args *a, clipt_plan_options *o)
     clipt_plan_options_init(o);
     cli_apply_tuning(a->tuning, o); /* checked when parsed */
     o->tile_rule = a->tile_rule;
+    o->algorithm = a->algorithm;
     if (a->mode == MODE_ONESHOT)
         o->padding = CLIPT_PADDING_NONE; /* clipt_transpose's plan */
 }
@@ -181,9 +182,11 @@ static int validate_args(const cli_command *cmd, const bench_args *a, int *statu
         return 0;
     }
     if (a->mode == MODE_ONESHOT &&
-        (a->tuning || a->tile_rule != CLIPT_TILE_RULE_AUTO || a->brute_force)) {
+        (a->tuning || a->tile_rule != CLIPT_TILE_RULE_AUTO || a->brute_force ||
+         a->algorithm != CLIPT_ALGORITHM_AUTO)) {
         *status = cli_usage_error(cmd, "--mode oneshot times clipt_transpose, which takes "
-                                       "no options: no --tune, --tile-rule or --brute-force");
+                                       "no options: no --tune, --tile-rule, --algorithm or "
+                                       "--brute-force");
         return 0;
     }
     return 1;
@@ -220,6 +223,8 @@ int bench_parse_args(const cli_command *cmd, int argc, char **argv, bench_args *
          "auto (cost model, default), alg5 (Algorithm 5 alone), alg2, alg1"},
         {"tune", "LIST", cli_parse_tuning, &a->tuning,
          "tuning overrides NAME=VALUE,... for every plan (names as in 'clipt info')"},
+        {"algorithm", "A", cli_parse_algorithm, &a->algorithm,
+         "tpds, c2r or auto (default auto) for every plan"},
     };
     if (!cli_parse_options(cmd, opts, sizeof opts / sizeof opts[0], argc, argv, NULL, 0,
                            NULL, status))

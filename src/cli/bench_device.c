@@ -160,8 +160,9 @@ void bench_plan_facts(clipt_plan p, const shape *sh, plan_facts *f)
         return;
     f->seq = info.sequence;
     /* AUTO: a vector, where nothing moves */
-    f->sequence = info.sequence == CLIPT_SEQUENCE_AUTO ? "none"
-                                                       : plan_text_sequence(info.sequence);
+    f->sequence = info.algorithm == CLIPT_ALGORITHM_C2R   ? "c2r"
+                  : info.sequence == CLIPT_SEQUENCE_AUTO ? "none"
+                                                         : plan_text_sequence(info.sequence);
     f->m = info.tile_m;
     f->n = info.tile_n;
     f->prows = info.padded_rows;

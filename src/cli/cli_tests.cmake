@@ -35,6 +35,11 @@ memory \\(010!\\).*moving blocks of elements along cycles \\(100!\\)" info)
   expect(2 "positive whole number" run --cols -4)
   expect(2 "needs a value" run --repeat)
   expect(2 "expected auto, 1, 2.1" run --sequence 5.5)
+  expect(2 "expected auto, tpds or c2r" run --algorithm fast)
+  expect(0 "algorithm: C2R \\(forced\\): 3 passes.*c2r_rows_local.*verified: +yes" run --rows 60
+         --cols 84 --algorithm c2r --describe)
+  expect(2 "cannot plan 60 x 84 .*INCOMPATIBLE_OPTIONS" run --rows 60 --cols 84
+         --algorithm c2r --sequence 3.1)
   expect(2 "takes no value" run --describe=yes)
   expect(2 "unexpected argument" run extra)
   expect(2 "does not fit in memory" run --rows 100000000000 --cols 100000000000)
@@ -164,8 +169,14 @@ elseif(GROUP STREQUAL "bench")
   file(WRITE "${OUTDIR}/bench_bad.txt" "64 48\n12 x\n")
   expect(2 "bench_bad.txt:2: expected" bench --shapes ${OUTDIR}/bench_bad.txt)
   expect(2 "expected repeated, single or oneshot" bench --random general --mode twice)
-  expect(2 "no --tune, --tile-rule or --brute-force" bench --random general --mode oneshot
-         --tile-rule alg5)
+  expect(2 "no --tune, --tile-rule, --algorithm or --brute-force" bench --random general
+         --mode oneshot --tile-rule alg5)
+  expect(2 "no --tune, --tile-rule, --algorithm or --brute-force" bench --random general
+         --mode oneshot --algorithm c2r)
+  expect(2 "expected auto, tpds or c2r" bench --random general --algorithm c3r)
+  # C2R forced for every plan: its name in the sequence column, verified
+  expect(0 "c2r.*${summary} 2/2" bench --random general --count 2 --max-dim 300 --repeat 1
+         --algorithm c2r)
   expect(2 "expected auto, alg5, alg2 or alg1" bench --random general --tile-rule alg7)
   # Algorithm 5 alone (the cost model's fallback) for comparisons
   expect(0 "tiles by Algorithm 5|${summary} 2/2" bench --random general --count 2

@@ -24,6 +24,7 @@ typedef struct run_args {
     clipt_sequence sequence;
     size_t tile_m, tile_n;
     int no_padding;
+    clipt_algorithm algorithm;
     size_t repeat;
     int describe;
     const char *tuning;    /* --tune list, or NULL */
@@ -97,6 +98,9 @@ static int parse_run_args(int argc, char **argv, run_args *a, int *status)
          "element size: 1, 2, 4, 8 or 16 (default 4)"},
         {"sequence", "S", cli_parse_sequence, &a->sequence,
          "auto, 1, 2.1, 2.2, 3.1, 3.2, 4.1, 4.2, 4.3 (default auto)"},
+        {"algorithm", "A", cli_parse_algorithm, &a->algorithm,
+         "tpds (the sequences), c2r (Catanzaro et al.'s decomposition) or auto "
+         "(default auto)"},
         {"tile-m", "M", cli_parse_positive_size, &a->tile_m,
          "force the tile factor m of rows (default automatic)"},
         {"tile-n", "N", cli_parse_positive_size, &a->tile_n,
@@ -132,6 +136,7 @@ static int make_plan(cli_session *s, const run_args *a, clipt_plan *plan)
     char what[128];
     clipt_plan_options_init(&o);
     o.sequence = a->sequence;
+    o.algorithm = a->algorithm;
     o.tile_m = a->tile_m;
     o.tile_n = a->tile_n;
     o.padding = a->no_padding ? CLIPT_PADDING_NONE : CLIPT_PADDING_AUTO;
@@ -330,7 +335,7 @@ static void print_report(const cli_session *s, const run_args *a, const clipt_pl
 
 static int run_main(int argc, char **argv)
 {
-    run_args a = {5000, 3001, 4, CLIPT_SEQUENCE_AUTO, 0, 0, 0, 1, 0, NULL};
+    run_args a = {5000, 3001, 4, CLIPT_SEQUENCE_AUTO, 0, 0, 0, CLIPT_ALGORITHM_AUTO, 1, 0, NULL};
     cli_session s;
     clipt_plan plan = NULL;
     demo d = {0};

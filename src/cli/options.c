@@ -329,6 +329,20 @@ const char *cli_parse_sequence(const char *text, void *sequence_target)
     return NULL;
 }
 
+const char *cli_parse_algorithm(const char *text, void *algorithm_target)
+{
+    clipt_algorithm *out = algorithm_target;
+    if (strcmp(text, "auto") == 0)
+        *out = CLIPT_ALGORITHM_AUTO;
+    else if (strcmp(text, "tpds") == 0)
+        *out = CLIPT_ALGORITHM_TPDS;
+    else if (strcmp(text, "c2r") == 0)
+        *out = CLIPT_ALGORITHM_C2R;
+    else
+        return "auto, tpds or c2r";
+    return NULL;
+}
+
 const char *cli_parse_text(const char *text, void *string_target)
 {
     if (text[0] == '\0')

@@ -1,0 +1,181 @@
+/*
+ * The C2R decomposition of Catanzaro, Keller and Garland (PPoPP 2014):
+ * the row-major M x N matrix becomes its N x M transpose by permutations
+ * that each stay inside one row or one column of the M x N view.  With
+ * c = gcd(M, N), a = M / c, b = N / c:
+ *
+ *   1. column rotation (only when c > 1): column j is rotated up by
+ *      floor(j / b), gathering R[i][j] = A[(i + floor(j / b)) mod M][j];
+ *   2. row shuffle: every row is permuted on its own, gathering
+ *      B[i][k] = R[i][src_i(k)] (the inverse of the paper's scatter
+ *      d'_i, derived in docs/design.md);
+ *   3. column shuffle: every column is permuted on its own, gathering
+ *      C[i][j] = B[(j + i*N - floor(i / a)) mod M][j].
+ *
+ * Every pass is a gather: a work-group copies one unit (a row, or a block
+ * of `width` consecutive columns: whole rows of `width` elements, so that
+ * its reads and writes are contiguous runs) into a temporary, waits at a
+ * barrier, and writes the unit back in its new order.  The temporary is
+ * local memory when the unit fits (kernels *_local), else the work-group's
+ * own slot of the plan's scratch buffer (kernels *_global).  Work-groups
+ * take units round-robin; `instances` matrices lie back to back.
+ *
+ * No flags, no atomics, no waiting for other work-groups: correct in any
+ * schedule.  Each unit is read once and written once (the global variants
+ * also write and read their scratch slot once).
+ *
+ * Build options (each has a default so the file compiles alone):
+ *   ELEM_TYPE   the element type moved (clipt_kernel.h).
+ */
+#include "clipt_kernel.h"
+
+/* What the column kernels do (argument `kind`). */
+#define C2R_ROTATE 0u
+#define C2R_SHUFFLE 1u
+
+/* x mod m for x < 2m. */
+static inline uint c2r_wrap(uint x, uint m)
+{
+    return x >= m ? x - m : x;
+}
+
+/* x mod d (d.w) with d's magic numbers. */
+static inline uint c2r_mod(uint x, uint4 d)
+{
+    return x - udiv(x, d) * d.w;
+}
+
+/* The divisors the kernels divide by, with their magic numbers (udiv):
+ * g = gcd(rows, cols), b = cols / g, rows, a = rows / g, and the width of a
+ * column block. */
+typedef struct c2r_divisors {
+    uint4 g, b, rows, a, width;
+} c2r_divisors;
+
+/* Row shuffle, gather form: the column of row i that lands in column k
+ * (i_mod_g = i mod g).  The scatter is k = ((i + l) mod M + j*M) mod N with
+ * l = floor(j / b), j = l*b + h; as g divides N and M*h = g*(a*h), k mod g
+ * is (i + l) mod g and floor(k / g) is (floor(u / g) + a*h) mod b with
+ * u = (i + l) mod M.  So l comes from k mod g, and h from floor(k / g)
+ * with the inverse a_inv of a modulo b. */
+static inline uint c2r_row_source(uint i, uint i_mod_g, uint k, const c2r_divisors *d,
+                                  uint a_inv)
+{
+    const uint g = d->g.w, b = d->b.w;
+    const uint k1 = udiv(k, d->g);
+    const uint l = c2r_wrap(k - k1 * g + g - i_mod_g, g);
+    const uint u1 = c2r_mod(udiv(c2r_wrap(i + l, d->rows.w), d->g), d->b);
+    const uint diff = c2r_wrap(k1 + b - u1, b);
+    /* diff * a_inv < b^2: 32 bits when b < 2^16 */
+    const uint h = b < 65536u ? c2r_mod(diff * a_inv, d->b)
+                              : (uint)(((ulong)diff * a_inv) % b);
+    return l * b + h;
+}
+
+/* Column passes, gather form: the row of column j that lands in row i
+ * (cols_mod_rows = cols mod rows). */
+static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_rows,
+                                     const c2r_divisors *d)
+{
+    const uint rows = d->rows.w;
+    if (kind == C2R_ROTATE)
+        return c2r_wrap(i + udiv(j, d->b), rows);
+    /* (j + i*N - floor(i / a)) mod M, with floor(i / a) < g <= M: in 32 bits
+     * when every term stays below 2^32 */
+    if (rows < 65536u)
+        return c2r_mod(i * cols_mod_rows + c2r_mod(j, d->rows) + rows - udiv(i, d->a), d->rows);
+    return (uint)(((ulong)i * cols_mod_rows + j + rows - udiv(i, d->a)) % rows);
+}
+
+/* One row per unit: tmp receives the row, then the row is written back
+ * gathered from tmp. */
+#define C2R_ROWS_BODY(tmp, FENCE)                                              \
+    const uint lid = (uint)get_local_id(0);                                    \
+    const uint lsz = (uint)get_local_size(0);                                  \
+    const c2r_divisors d = {div_g, div_b, div_rows, div_a, div_width};         \
+    const ulong units = instances * rows;                                      \
+    for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) { \
+        __global elem_t *row = buf + offset + unit * cols;                     \
+        const uint i = (uint)(unit % rows);                                    \
+        const uint i_mod_g = i % div_g.w;                                      \
+        for (uint k = lid; k < cols; k += lsz)                                 \
+            tmp[k] = row[k];                                                   \
+        barrier(FENCE);                                                        \
+        for (uint k = lid; k < cols; k += lsz)                                 \
+            row[k] = tmp[c2r_row_source(i, i_mod_g, k, &d, a_inv)];            \
+        barrier(FENCE);                                                        \
+    }
+
+/* One block of `width` consecutive columns per unit (the last of a matrix
+ * may be narrower: div_last), held in tmp as rows x w. */
+#define C2R_COLUMNS_BODY(tmp, FENCE)                                           \
+    const uint lid = (uint)get_local_id(0);                                    \
+    const uint lsz = (uint)get_local_size(0);                                  \
+    const c2r_divisors d = {div_g, div_b, div_rows, div_a, div_width};         \
+    const uint width = div_width.w;                                            \
+    const uint blocks = (cols + width - 1) / width;                            \
+    const ulong units = instances * blocks;                                    \
+    const uint cols_mod_rows = cols % rows;                                    \
+    for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) { \
+        const ulong inst = unit / blocks;                                      \
+        const uint j0 = (uint)(unit - inst * blocks) * width;                  \
+        const uint4 div_w = j0 + width <= cols ? div_width : div_last;         \
+        const uint w = div_w.w;                                                \
+        const uint count = rows * w;                                           \
+        __global elem_t *base = buf + offset + inst * rows * (ulong)cols + j0; \
+        for (uint k = lid; k < count; k += lsz) {                              \
+            const uint i = udiv(k, div_w);                                     \
+            tmp[k] = base[(ulong)i * cols + (k - i * w)];                      \
+        }                                                                      \
+        barrier(FENCE);                                                        \
+        for (uint k = lid; k < count; k += lsz) {                              \
+            const uint i = udiv(k, div_w);                                     \
+            const uint jj = k - i * w;                                         \
+            const uint src = c2r_column_source(kind, i, j0 + jj, cols_mod_rows, &d); \
+            base[(ulong)i * cols + jj] = tmp[src * w + jj];                    \
+        }                                                                      \
+        barrier(FENCE);                                                        \
+    }
+
+/* The signature every kernel shares; the last argument is the unit's
+ * temporary: a __local array, or the plan's __global scratch. */
+#define C2R_KERNEL(name, space, tmp)                                           \
+    __kernel void name(__global elem_t *buf, ulong offset, ulong instances,    \
+                       uint rows, uint cols, uint a_inv, uint kind, uint4 div_g, \
+                       uint4 div_b, uint4 div_rows, uint4 div_a, uint4 div_width, \
+                       uint4 div_last, space elem_t *tmp)
+
+/* Row shuffle with the row in local memory (cols elements). */
+C2R_KERNEL(c2r_rows_local, __local, tmp)
+{
+    (void)kind;
+    (void)div_last;
+    C2R_ROWS_BODY(tmp, CLK_LOCAL_MEM_FENCE)
+}
+
+/* The same with the row in the work-group's slot of `scratch` (cols
+ * elements per work-group). */
+C2R_KERNEL(c2r_rows_global, __global, scratch)
+{
+    __global elem_t *tmp = scratch + (ulong)clipt_group_id() * cols;
+    (void)kind;
+    (void)div_last;
+    C2R_ROWS_BODY(tmp, CLK_GLOBAL_MEM_FENCE)
+}
+
+/* Column rotation (kind 0) or column shuffle (kind 1) with a block of
+ * rows x width elements in local memory. */
+C2R_KERNEL(c2r_columns_local, __local, tmp)
+{
+    (void)a_inv;
+    C2R_COLUMNS_BODY(tmp, CLK_LOCAL_MEM_FENCE)
+}
+
+/* The same with the block in the work-group's slot of `scratch`
+ * (rows x width elements per work-group). */
+C2R_KERNEL(c2r_columns_global, __global, scratch)
+{
+    __global elem_t *tmp = scratch + (ulong)clipt_group_id() * rows * (ulong)div_width.w;
+    (void)a_inv;
+    C2R_COLUMNS_BODY(tmp, CLK_GLOBAL_MEM_FENCE)
+}

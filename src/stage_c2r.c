@@ -1,0 +1,201 @@
+/* The passes of the C2R decomposition (cl/c2r.cl): column rotation, row
+ * shuffle and column shuffle of the rows x cols view, each a gather of one
+ * unit (a row, or a block of consecutive columns) through local memory
+ * when the unit fits, else through the work-group's slot of the plan's
+ * scratch buffer.  The spec: `instances` consecutive a x b matrices
+ * (a = rows, b = cols), s = 1; the op names the pass. */
+#include "modular.h"
+#include "stage_kernel.h"
+
+#include <stdio.h>
+
+#define C2R_COMMON_ARGS(X)                                                     \
+    X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
+    X(instances, ULONG, "ulong") X(rows, UINT, "uint") X(cols, UINT, "uint")   \
+    X(a_inv, UINT, "uint") X(kind, UINT, "uint") X(div_g, UINT4, "uint4")      \
+    X(div_b, UINT4, "uint4") X(div_rows, UINT4, "uint4") X(div_a, UINT4, "uint4") \
+    X(div_width, UINT4, "uint4") X(div_last, UINT4, "uint4")
+#define C2R_LOCAL_ARGS(X) C2R_COMMON_ARGS(X) X(tmp, LOCAL, "elem_t*")
+#define C2R_GLOBAL_ARGS(X) C2R_COMMON_ARGS(X) X(scratch, GLOBAL, "elem_t*")
+CLIPT_KERNEL_ARGS(c2r_local, C2R_LOCAL_ARGS)
+CLIPT_KERNEL_ARGS(c2r_global, C2R_GLOBAL_ARGS)
+
+enum { ROWS_LOCAL, ROWS_GLOBAL, COLUMNS_LOCAL, COLUMNS_GLOBAL };
+
+static const clipt_kernel_decl kernels[] = {
+    {"c2r_rows_local", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)},
+    {"c2r_rows_global", c2r_global_arg_decls, CLIPT_COUNT_OF(c2r_global_arg_decls)},
+    {"c2r_columns_local", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)},
+    {"c2r_columns_global", c2r_global_arg_decls, CLIPT_COUNT_OF(c2r_global_arg_decls)}};
+
+/* Work-items of a work-group: units in local memory leave room for
+ * several work-groups per compute unit; the global variants, whose
+ * work-groups are few (their scratch slots), take larger ones to keep
+ * enough loads in flight. */
+#define C2R_GROUP_SIZE 256
+#define C2R_GLOBAL_GROUP_SIZE 1024
+/* Scratch of the global variants: at most this many bytes, or an eighth of
+ * the region when that is more, and at least one work-group's slot. */
+#define C2R_SCRATCH_FLOOR ((size_t)4 << 20)
+
+static int is_rows(const clipt_stage_spec *sp) { return sp->op == CLIPT_OP_SHUFFLE_ROWS; }
+
+/* Columns of a block: one 128-byte line of a row where local memory holds
+ * rows x that many, else as many as it holds down to one 32-byte sector;
+ * 0 when not even that fits (then the global variant takes full lines). */
+static unsigned column_width(const clipt_stage_spec *sp, size_t elem, size_t usable)
+{
+    const uint64_t line = 128 / elem > 1 ? 128 / elem : 1;
+    const uint64_t sector = 32 / elem > 1 ? 32 / elem : 1;
+    uint64_t w = line < sp->b ? line : sp->b;
+    const uint64_t fit = usable / (sp->a * elem);
+    if (w > fit)
+        w = fit;
+    return w >= sector || w == sp->b ? (unsigned)w : 0;
+}
+
+/* Builds the kernel of the unit's variant: local memory when `try_local`
+ * and the unit fits what the kernel's own variables leave (st->f.c2r.local
+ * then 1), else global scratch.  *retry is set when local memory was tried
+ * but the kernel's own variables left too little: call again without. */
+static clipt_status make_variant(clipt_context c, size_t elem, clipt_stage *st, int try_local,
+                                 size_t *wg_limit, int *retry)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const uint64_t sector = 32 / elem > 1 ? 32 / elem : 1;
+    const size_t budget = clipt_local_budget(&c->profile, 0);
+    size_t own_local = 0;
+    unsigned width = 1;
+    int local = try_local && (is_rows(sp) ? sp->b * elem <= budget
+                                          : column_width(sp, elem, budget) > 0);
+    clipt_status status;
+    *retry = 0;
+    st->kernel_name = kernels[is_rows(sp) ? (local ? ROWS_LOCAL : ROWS_GLOBAL)
+                                          : (local ? COLUMNS_LOCAL : COLUMNS_GLOBAL)]
+                          .name;
+    status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, wg_limit, &own_local);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    /* through global scratch, blocks of one 32-byte sector per row: four
+     * times the work-groups of 128-byte blocks in the same scratch */
+    if (!is_rows(sp))
+        width = local ? column_width(sp, elem, clipt_local_budget(&c->profile, own_local))
+                      : (unsigned)(sector < sp->b ? sector : sp->b);
+    if (local && (width == 0 || (is_rows(sp) &&
+                                 sp->b * elem > clipt_local_budget(&c->profile, own_local)))) {
+        clReleaseKernel(st->kernel);
+        st->kernel = NULL;
+        *retry = 1;
+        return CLIPT_SUCCESS;
+    }
+    st->f.c2r.width = width;
+    st->f.c2r.local = local;
+    return CLIPT_SUCCESS;
+}
+
+static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
+                            clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const uint64_t line = 128 / elem > 1 ? 128 / elem : 1;
+    size_t wg_limit = 0, unit_elems, per_group, cap;
+    uint64_t units;
+    unsigned width;
+    int local, retry = 0;
+    clipt_status status;
+
+    if (sp->a > UINT32_MAX || sp->b > UINT32_MAX || sp->a * line > UINT32_MAX)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s", clipt_elem_type_name(elem));
+    status = make_variant(c, elem, st, 1, &wg_limit, &retry);
+    if (status == CLIPT_SUCCESS && retry)
+        status = make_variant(c, elem, st, 0, &wg_limit, &retry);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    width = st->f.c2r.width;
+    local = st->f.c2r.local;
+    unit_elems = is_rows(sp) ? (size_t)sp->b : (size_t)(sp->a * width);
+    units = sp->instances * (is_rows(sp) ? sp->a : (sp->b + width - 1) / width);
+    cap = clipt_groups_cap(c, t->groups_per_cu_010, 0);
+    per_group = unit_elems * elem;
+    if (local) {
+        st->local_bytes[0] = per_group;
+    } else {
+        /* one slot per work-group, within the scratch rule */
+        const size_t region = (size_t)clipt_spec_region_elems(sp) * elem;
+        const size_t limit = region / 8 > C2R_SCRATCH_FLOOR ? region / 8 : C2R_SCRATCH_FLOOR;
+        const size_t by_memory = limit / per_group ? limit / per_group : 1;
+        cap = clipt_min_size(cap, by_memory);
+    }
+    clipt_set_launch(st, clipt_min_size(local ? C2R_GROUP_SIZE : C2R_GLOBAL_GROUP_SIZE,
+                                        wg_limit),
+                     units, 1, cap);
+    if (!local)
+        st->scratch_bytes = st->global / st->local * per_group;
+    return CLIPT_SUCCESS;
+}
+
+/* The arguments both variants share (the last, the temporary, apart). */
+#define C2R_SHARED_VALUES(g, w, last)                                       \
+    .buf = (g)->buf, .offset = (g)->offset, .instances = (g)->instances,        \
+    .rows = (cl_uint)sp->a, .cols = (cl_uint)sp->b, .a_inv = a_inv, .kind = kind, \
+    .div_g = clipt_divisor_vector(gcd), .div_b = clipt_divisor_vector(b),       \
+    .div_rows = clipt_divisor_vector(sp->a), .div_a = clipt_divisor_vector(a),  \
+    .div_width = clipt_divisor_vector(w), .div_last = clipt_divisor_vector(last)
+
+static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const uint64_t gcd = clipt_gcd64(sp->a, sp->b);
+    const uint64_t a = sp->a / gcd, b = sp->b / gcd;
+    const cl_uint kind = sp->op == CLIPT_OP_ROTATE_COLUMNS ? 0 : 1;
+    const cl_uint a_inv = b > 1 ? (cl_uint)clipt_invmod(a % b, b) : 0;
+    const unsigned w = st->f.c2r.width;
+    const uint64_t last = sp->b % w ? sp->b % w : w;
+    if (st->f.c2r.local) {
+        const c2r_local_args v = {C2R_SHARED_VALUES(g, w, last),
+                                  .tmp = st->local_bytes[0]};
+        return c2r_local_set(st->kernel, &v);
+    } else {
+        const c2r_global_args v = {C2R_SHARED_VALUES(g, w, last), .scratch = g->scratch};
+        return c2r_global_set(st->kernel, &v);
+    }
+}
+
+/* One launch; the scratch slots need no clearing (each is written before
+ * it is read). */
+static clipt_status enqueue(const clipt_stage *st, cl_command_queue q, cl_mem scratch,
+                            cl_uint num_wait, const cl_event *wait, cl_event *first,
+                            cl_event *done)
+{
+    clipt_status status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
+                                                 &st->local, num_wait, wait, done);
+    (void)scratch;
+    if (status == CL_SUCCESS && first) {
+        *first = *done;
+        clRetainEvent(*first);
+    }
+    return status;
+}
+
+static int describe(const clipt_stage *st, char *buf, size_t len)
+{
+    if (is_rows(&st->spec))
+        return snprintf(buf, len, "; one row per unit, in %s memory",
+                        st->f.c2r.local ? "local" : "global scratch");
+    return snprintf(buf, len, "; blocks of %u columns, in %s memory", st->f.c2r.width,
+                    st->f.c2r.local ? "local" : "global scratch");
+}
+
+const clipt_family clipt_family_c2r = {
+    .id = CLIPT_FAMILY_C2R,
+    .file = "c2r.cl",
+    .ops = 1u << CLIPT_OP_ROTATE_COLUMNS | 1u << CLIPT_OP_SHUFFLE_ROWS |
+           1u << CLIPT_OP_SHUFFLE_COLUMNS,
+    .kernels = kernels,
+    .num_kernels = CLIPT_COUNT_OF(kernels),
+    .prepare = prepare,
+    .set_args = set_args,
+    .enqueue = enqueue,
+    .describe = describe,
+};

@@ -1,0 +1,181 @@
+/* The C2R decomposition (clipt_plan_options.algorithm = C2R): bit-exact
+ * against the CPU reference on every element size, with the units in
+ * local memory and (on a context whose local memory is cut down) in
+ * global scratch; its passes as the plan reports them; its option
+ * checks; a sub-buffer. */
+#include "support.h"
+#include "plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static const size_t elem_sizes[] = {1, 2, 4, 8, 16};
+
+typedef struct c2r_shape {
+    size_t rows, cols;
+} c2r_shape;
+
+/* 1 x N, N x 1, tiny, primes, powers of two, gcd > 1 (rotation) and
+ * coprime (two passes), skinny both ways, a row one element past a
+ * column block. */
+static const c2r_shape shapes[] = {
+    {1, 1},    {1, 37},   {41, 1},   {2, 2},    {3, 4},     {4, 6},     {6, 4},
+    {5, 7},    {97, 101}, {101, 97}, {64, 128}, {256, 256}, {12, 18},   {60, 84},
+    {35, 64},  {3, 1000}, {1000, 3}, {2, 4097}, {4097, 2},  {131, 257}, {200, 330}};
+
+static clipt_plan_options c2r_options(void)
+{
+    clipt_plan_options o;
+    clipt_plan_options_init(&o);
+    o.algorithm = CLIPT_ALGORITHM_C2R;
+    return o;
+}
+
+static void run_c2r(test_env *env, size_t rows, size_t cols, size_t elem, size_t offset)
+{
+    const clipt_plan_options o = c2r_options();
+    size_t mismatch = 0;
+    clipt_status s = test_run_transpose(env, rows, cols, elem, offset, &o, &mismatch, NULL, 0);
+    if (s != CLIPT_SUCCESS || mismatch)
+        fail_msg("C2R %zu x %zu, %zu-byte elements at byte offset %zu: %s, %zu bytes differ",
+                 rows, cols, elem, offset, clipt_status_string(s), mismatch);
+}
+
+static void run_all(test_env *env)
+{
+    for (size_t i = 0; i < COUNT(shapes); i++)
+        for (size_t e = 0; e < COUNT(elem_sizes); e++)
+            run_c2r(env, shapes[i].rows, shapes[i].cols, elem_sizes[e],
+                    elem_sizes[e] * ((i + e) % 3));
+}
+
+/* Rows and column blocks in local memory (PoCL's local memory holds them). */
+static void test_local(void **state)
+{
+    run_all(TEST_ENV(state));
+}
+
+/* The kernels of a plan's stages, joined, and the stage count. */
+static unsigned stage_kernels(clipt_context c, size_t rows, size_t cols, size_t elem,
+                              char *out, size_t len)
+{
+    const clipt_plan_options o = c2r_options();
+    clipt_plan p;
+    clipt_plan_info info;
+    out[0] = '\0';
+    assert_status(clipt_plan_create(c, rows, cols, elem, &o, &p), CLIPT_SUCCESS);
+    assert_status(clipt_plan_query(p, &info), CLIPT_SUCCESS);
+    assert_int_equal(info.algorithm, CLIPT_ALGORITHM_C2R);
+    assert_int_equal(info.buffer_bytes, rows * cols * elem); /* never pads */
+    for (unsigned i = 0; i < info.num_stages; i++) {
+        clipt_stage_info st;
+        assert_status(clipt_plan_query_stage(p, i, &st), CLIPT_SUCCESS);
+        assert_int_equal(st.family, CLIPT_FAMILY_C2R);
+        strncat(out, st.kernels, len - strlen(out) - 2);
+        strcat(out, " ");
+    }
+    clipt_plan_release(p);
+    return info.num_stages;
+}
+
+/* With 2 KiB of local memory (1 KiB usable) rows and column blocks of the
+ * larger shapes go through the plan's scratch: every shape again, and the
+ * kernels checked to be the global ones where nothing fits. */
+static void test_global_scratch(void **state)
+{
+    test_env small = *TEST_ENV(state);
+    char kernels[256];
+    small.ctx = test_context_limited(TEST_ENV(state), 2048);
+    assert_int_equal(stage_kernels(small.ctx, 300, 1200, 4, kernels, sizeof kernels), 3);
+    assert_string_equal(kernels, "c2r_columns_global c2r_rows_global c2r_columns_global ");
+    run_all(&small);
+    clipt_context_release(small.ctx);
+}
+
+/* Coprime sides: two passes; gcd > 1: the rotation first; a vector: none. */
+static void test_passes(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    char kernels[256];
+    assert_int_equal(stage_kernels(env->ctx, 97, 101, 4, kernels, sizeof kernels), 2);
+    assert_string_equal(kernels, "c2r_rows_local c2r_columns_local ");
+    assert_int_equal(stage_kernels(env->ctx, 60, 84, 4, kernels, sizeof kernels), 3);
+    assert_int_equal(stage_kernels(env->ctx, 1, 84, 4, kernels, sizeof kernels), 0);
+}
+
+/* describe names the algorithm and its passes. */
+static void test_describe(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    const clipt_plan_options o = c2r_options();
+    clipt_plan p;
+    char text[8192];
+    assert_status(clipt_plan_create(env->ctx, 60, 84, 8, &o, &p), CLIPT_SUCCESS);
+    assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
+    clipt_plan_release(p);
+    assert_non_null(strstr(text, "algorithm: C2R (forced): 3 passes"));
+    assert_non_null(strstr(text, "C2R column rotation (column rotation), kernel c2r_columns"));
+    assert_non_null(strstr(text, "C2R row shuffle (row shuffle), kernel c2r_rows"));
+    assert_non_null(strstr(text, "C2R column shuffle (column shuffle), kernel c2r_columns"));
+    assert_null(strstr(text, "sequence:"));
+}
+
+/* C2R has no sequence and no tiles; an unknown algorithm is refused. */
+static void test_bad_options(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_plan_options o = c2r_options();
+    clipt_plan p = (clipt_plan)1;
+    o.sequence = CLIPT_SEQUENCE_3_1;
+    assert_status(clipt_plan_create(env->ctx, 60, 84, 4, &o, &p),
+                  CLIPT_ERROR_INCOMPATIBLE_OPTIONS);
+    assert_null(p);
+    o = c2r_options();
+    o.tile_n = 12;
+    assert_status(clipt_plan_create(env->ctx, 60, 84, 4, &o, &p),
+                  CLIPT_ERROR_INCOMPATIBLE_OPTIONS);
+    o = c2r_options();
+    o.algorithm = (clipt_algorithm)3;
+    assert_status(clipt_plan_create(env->ctx, 60, 84, 4, &o, &p), CLIPT_ERROR_INVALID_OPTION);
+    o.algorithm = CLIPT_ALGORITHM_TPDS;
+    assert_status(clipt_plan_create(env->ctx, 60, 84, 4, &o, &p), CLIPT_SUCCESS);
+    clipt_plan_release(p);
+}
+
+/* A C2R plan on a sub-buffer at an offset: the bytes around the matrix
+ * (in the parent) stay as they were. */
+static void test_sub_buffer(void **state)
+{
+    const clipt_plan_options o = c2r_options();
+    test_run_on_sub_buffer(TEST_ENV(state), 123, 45, 8, 16, &o);
+}
+
+/* Random shapes up to a few hundred a side, random element sizes. */
+static void test_random(void **state)
+{
+    uint64_t seed = 14;
+    for (int i = 0; i < 40; i++) {
+        const size_t rows = test_rand_range(&seed, 1, 400);
+        const size_t cols = test_rand_range(&seed, 1, 400);
+        const size_t elem = elem_sizes[test_rand_range(&seed, 0, 4)];
+        run_c2r(TEST_ENV(state), rows, cols, elem, elem * (size_t)(i % 5));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_passes),
+        cmocka_unit_test(test_describe),
+        cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_sub_buffer),
+        cmocka_unit_test(test_local),
+        cmocka_unit_test(test_global_scratch),
+        cmocka_unit_test(test_random),
+    };
+    test_apply_filter();
+    return cmocka_run_group_tests(tests, test_group_open, test_group_close);
+}
