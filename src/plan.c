@@ -7,30 +7,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Prepares the stages of the plan's choice, identities left out. */
-static clipt_status build_stages(clipt_plan p)
+clipt_status clipt_plan_add_spec(clipt_plan p, const clipt_stage_spec *spec)
 {
-    const clipt_plan_choice *ch = &p->choice;
-    const clipt_staged_layout layout = {p->batch, p->rows, p->cols, ch->prows, ch->pcols,
-                                        ch->m, ch->n, ch->sequence};
+    clipt_stage *st = &p->stages[p->num_stages];
+    clipt_status status;
+    if (p->num_stages == CLIPT_MAX_PLAN_STAGES)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    status = clipt_stage_prepare(p->ctx, spec, p->elem, &p->tuning, st);
+    if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS && p->opts.sequence != CLIPT_SEQUENCE_AUTO)
+        status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
+    if (status != CLIPT_SUCCESS)
+        return status;
+    p->num_stages++;
+    if (st->scratch_bytes > p->scratch_bytes)
+        p->scratch_bytes = st->scratch_bytes;
+    p->aux_bytes += st->aux_bytes;
+    return CLIPT_SUCCESS;
+}
+
+/* Prepares the stages of a staged layout, identities left out. */
+static clipt_status build_stages(clipt_plan p, const clipt_staged_layout *layout)
+{
     clipt_stage_spec specs[CLIPT_MAX_STAGES];
-    const int count = clipt_staged_specs(&layout, specs);
+    const int count = clipt_staged_specs(layout, specs);
+    clipt_status status = CLIPT_SUCCESS;
     if (count < 0)
         return CLIPT_ERROR_INVALID_OPTION;
-    for (int i = 0; i < count; i++) {
-        clipt_stage *st = &p->stages[p->num_stages];
-        clipt_status status = clipt_stage_prepare(p->ctx, &specs[i], p->elem, &p->tuning, st);
-        if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS &&
-            p->opts.sequence != CLIPT_SEQUENCE_AUTO)
-            status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
-        if (status != CLIPT_SUCCESS)
-            return status;
-        p->num_stages++;
-        if (st->scratch_bytes > p->scratch_bytes)
-            p->scratch_bytes = st->scratch_bytes;
-        p->aux_bytes += st->aux_bytes;
-    }
-    return CLIPT_SUCCESS;
+    for (int i = 0; i < count && status == CLIPT_SUCCESS; i++)
+        status = clipt_plan_add_spec(p, &specs[i]);
+    return status;
+}
+
+clipt_status clipt_plan_add_staged(clipt_plan p, size_t batch, size_t rows, size_t cols,
+                                   const clipt_plan_options *opts, clipt_plan_choice *ch)
+{
+    const clipt_device_profile *d = &p->ctx->profile;
+    clipt_plan_options own = *opts;
+    size_t bytes, padded;
+    clipt_status status;
+    if (batch > 1)
+        own.padding = CLIPT_PADDING_NONE; /* no stage pads matrices each apart */
+    status = clipt_plan_choose(d, rows, cols, p->elem, &own, &p->tuning, ch);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    if (!clipt_mul_ok(rows * cols, batch * p->elem, &bytes) ||
+        !clipt_mul_ok(ch->prows, ch->pcols, &padded) ||
+        !clipt_mul_ok(padded, batch * p->elem, &padded))
+        return CLIPT_ERROR_SHAPE_OVERFLOW;
+    if (padded > d->max_alloc_bytes && bytes <= d->max_alloc_bytes)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    if (padded > p->buffer_bytes)
+        p->buffer_bytes = padded;
+    const clipt_staged_layout layout = {batch, rows, cols, ch->prows, ch->pcols,
+                                        ch->m, ch->n, ch->sequence};
+    return build_stages(p, &layout);
 }
 
 /* Refuses, at plan creation rather than at enqueue, a plan whose buffers
@@ -58,20 +88,19 @@ static clipt_status allocate_scratch(clipt_plan p)
     return err;
 }
 
-clipt_status clipt_plan_create(clipt_context c, size_t rows, size_t cols,
-                               size_t elem_size, const clipt_plan_options *opts,
-                               clipt_plan *out)
+clipt_status clipt_plan_finish(clipt_plan p)
 {
-    clipt_plan p = NULL;
+    clipt_status status = check_device_memory(p);
+    return status != CLIPT_SUCCESS ? status : allocate_scratch(p);
+}
+
+clipt_status clipt_plan_new(clipt_context c, size_t elem, const clipt_plan_options *opts,
+                            clipt_plan *out)
+{
     clipt_plan_options defaults;
+    clipt_plan p;
     clipt_status status;
-    size_t bytes = 0, padded_count;
-    if (out)
-        *out = NULL;
-    if (!c || !out)
-        return CLIPT_ERROR_NULL_ARGUMENT;
-    if ((status = clipt_check_shape(rows, cols, elem_size, &bytes)) != CLIPT_SUCCESS)
-        return status;
+    *out = NULL;
     if (!opts) {
         clipt_plan_options_init(&defaults);
         opts = &defaults;
@@ -90,34 +119,22 @@ clipt_status clipt_plan_create(clipt_context c, size_t rows, size_t cols,
     p->holds_ctx = 1;
     p->ctx = c;
     p->batch = 1;
-    p->rows = rows;
-    p->cols = cols;
-    p->elem = elem_size;
+    p->elem = elem;
     p->opts = *opts;
     p->tuning = clipt_options_tuning(opts, &c->profile.tuning);
-    status = clipt_plan_choose(&c->profile, rows, cols, elem_size, opts, &p->tuning,
-                               &p->choice);
-    if (status != CLIPT_SUCCESS)
-        goto fail;
-    if (!clipt_mul_ok(p->choice.prows, p->choice.pcols, &padded_count) ||
-        !clipt_mul_ok(padded_count, elem_size, &p->buffer_bytes)) {
-        status = CLIPT_ERROR_SHAPE_OVERFLOW;
-        goto fail;
-    }
-    if (p->buffer_bytes > c->profile.max_alloc_bytes &&
-        bytes <= c->profile.max_alloc_bytes) {
-        status = CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-        goto fail;
-    }
-    if ((status = build_stages(p)) != CLIPT_SUCCESS ||
-        (status = check_device_memory(p)) != CLIPT_SUCCESS ||
-        (status = allocate_scratch(p)) != CLIPT_SUCCESS)
-        goto fail;
     *out = p;
     return CLIPT_SUCCESS;
-fail:
-    clipt_plan_release(p);
-    return status;
+}
+
+/* The 2-D transposition is the axis permutation (1, 0) of (rows, cols):
+ * the same checks in the same order, and the same plan. */
+clipt_status clipt_plan_create(clipt_context c, size_t rows, size_t cols,
+                               size_t elem_size, const clipt_plan_options *opts,
+                               clipt_plan *out)
+{
+    const size_t dims[2] = {rows, cols};
+    const unsigned swap[2] = {1, 0};
+    return clipt_plan_create_permute(c, 2, dims, swap, elem_size, opts, out);
 }
 
 void clipt_plan_release(clipt_plan p)
