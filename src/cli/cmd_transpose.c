@@ -36,6 +36,7 @@ typedef struct transpose_args {
     const char *output;       /* -o / --output or the second operand       */
     const char *output_option;/* -o / --output itself                      */
     size_t rows, cols, elem;  /* raw mode: all three given                 */
+    const char *axes;         /* --axes: numpy.transpose's axes, .npy only */
     int verify, demo, progress;
 } transpose_args;
 
@@ -57,6 +58,9 @@ static const char transpose_description[] =
     "Progress (planning, reading, upload, transposition, download,\n"
     "verification, writing, each with its time) goes to stderr when it is a\n"
     "terminal, or always with --progress.\n"
+    "--axes 0,2,3,1 permutes the axes of an N-D .npy array instead (1 to 8\n"
+    "dimensions), so that numpy.load(OUT) equals numpy.transpose(\n"
+    "numpy.load(FILE), axes=(0, 2, 3, 1)); 1,0 is the 2-D transpose.\n"
     "--demo first writes FILE as a 3000 x 2000 float32 demo array whose\n"
     "element (i, j) is 2000*i + j, then transposes it with --verify.\n"
     "Exit status: 0 done (and verified, with --verify), 1 wrong result,\n"
@@ -74,6 +78,8 @@ static int check_transpose_args(const transpose_args *a, size_t num_positional,
         problem = "give OUT once: -o OUT or a second operand, not both";
     else if (raw_given != 0 && raw_given != 3)
         problem = "a raw file needs all of --rows, --cols and --elem";
+    else if (raw_given && a->axes)
+        problem = "--axes permutes .npy arrays: a raw file is a --rows x --cols matrix";
     else if (raw_given && a->demo)
         problem = "--demo writes a .npy file: it takes no --rows, --cols or --elem";
     else if (a->demo && strcmp(a->input, "-") == 0)
@@ -96,6 +102,8 @@ static int parse_transpose_args(int argc, char **argv, transpose_args *a, int *s
         {"cols", "C", cli_parse_positive_size, &a->cols, "raw FILE: columns of the matrix"},
         {"elem", "BYTES", cli_parse_elem_size, &a->elem,
          "raw FILE: element size, 1, 2, 4, 8 or 16"},
+        {"axes", "LIST", cli_parse_text, &a->axes,
+         ".npy FILE: permute its axes as numpy.transpose(a, axes=LIST), e.g. 0,2,3,1"},
         {"verify", NULL, NULL, &a->verify,
          "compare with a CPU transpose before writing anything"},
         {"demo", NULL, NULL, &a->demo,
@@ -172,6 +180,53 @@ static void print_demo_sample(const job *j)
 
 /* ---- the input -------------------------------------------------------- */
 
+static void set_npy_data(job *j)
+{
+    j->elem = j->npy.elem_size;
+    j->bytes = j->npy.data_bytes;
+    j->offset = j->npy.header_bytes;
+}
+
+/* --axes: the permutation of the header's array.  A Fortran-order array
+ * is stored as the row-major array of the reversed shape; permuting axes
+ * a[t] of it is permuting axes n-1-a[n-1-u] of that. */
+static const char *describe_permutation(job *j, const char *list, char *err, size_t err_len)
+{
+    const unsigned n = (unsigned)j->npy.ndim;
+    const int f = j->npy.fortran_order;
+    unsigned axes[CLIPT_MAX_DIMS], count = 0, seen = 0;
+    const char *p = list;
+    if (n == 0 || n > CLIPT_MAX_DIMS)
+        return npy_message(err, err_len, "array has %u dimensions: --axes permutes 1 to %d",
+                           n, CLIPT_MAX_DIMS);
+    while (*p) {
+        char *end;
+        const unsigned long v = strtoul(p, &end, 10);
+        if (end == p || (*end && *end != ',') || v >= n || (seen & (1u << v)) ||
+            count == n)
+            return npy_message(err, err_len, "--axes %s is not a permutation of the array's "
+                               "%u axes (each of 0..%u once, separated by commas)", list, n,
+                               n - 1);
+        seen |= 1u << v;
+        axes[count++] = (unsigned)v;
+        p = *end ? end + 1 : end;
+    }
+    if (count != n)
+        return npy_message(err, err_len, "--axes %s names %u axes, the array has %u", list,
+                           count, n);
+    j->axes = 1;
+    j->ndim = n;
+    for (unsigned t = 0; t < n; t++) {
+        j->dims[t] = j->npy.shape[f ? n - 1 - t : t];
+        j->perm[t] = f ? n - 1 - axes[n - 1 - t] : axes[t];
+        j->out_axes[t] = axes[t];
+    }
+    j->rows = j->npy.data_bytes / (j->npy.elem_size ? j->npy.elem_size : 1);
+    j->cols = 1;
+    set_npy_data(j);
+    return NULL;
+}
+
 /* Fills the matrix fields from the header, or from --rows/--cols/--elem. */
 static const char *describe_matrix(job *j, const transpose_args *a, char *err,
                                    size_t err_len)
@@ -190,6 +245,8 @@ static const char *describe_matrix(job *j, const transpose_args *a, char *err,
     }
     if ((why = npy_read_header(j->fd, j->file_size, &j->npy, err, err_len)) != NULL)
         return why;
+    if (a->axes)
+        return describe_permutation(j, a->axes, err, err_len);
     if (j->npy.ndim != 2) {
         char shape[256];
         npy_shape_text(&j->npy, shape, sizeof shape);
@@ -200,9 +257,7 @@ static const char *describe_matrix(job *j, const transpose_args *a, char *err,
     /* Fortran order stores the (r, c) array as its c x r row-major transpose */
     j->rows = j->npy.shape[j->npy.fortran_order ? 1 : 0];
     j->cols = j->npy.shape[j->npy.fortran_order ? 0 : 1];
-    j->elem = j->npy.elem_size;
-    j->bytes = j->npy.data_bytes;
-    j->offset = j->npy.header_bytes;
+    set_npy_data(j);
     return NULL;
 }
 
@@ -220,6 +275,13 @@ static int open_input(job *j, const transpose_args *a)
         memset(&j->in_st, 0, sizeof j->in_st);
     if (!why)
         why = describe_matrix(j, a, err, sizeof err);
+    if (!why && !j->axes) { /* the 2-D transpose: axes (1, 0) */
+        j->ndim = 2;
+        j->dims[0] = j->rows;
+        j->dims[1] = j->cols;
+        j->perm[0] = 1;
+        j->perm[1] = 0;
+    }
     return why ? transpose_file_error(j, j->in_name, why) : CLI_EXIT_OK;
 }
 
@@ -285,10 +347,36 @@ static unsigned verify_threads(void)
 }
 
 /* Compares j->result with the CPU transpose of j->data. */
+/* --axes: compares j->result with the CPU permutation of j->data. */
+static int verify_permutation(job *j)
+{
+    size_t first = 0, wrong;
+    const size_t count = j->bytes / j->elem;
+    unsigned char *want = malloc(j->bytes);
+    cli_progress_step(&j->progress, "verifying against a CPU permutation");
+    if (!want) {
+        cli_progress_break(&j->progress);
+        fprintf(stderr, "clipt transpose: out of host memory for %zu bytes\n", j->bytes);
+        return CLI_EXIT_FAILURE;
+    }
+    hostmat_permute(j->data, want, j->ndim, j->dims, j->perm, j->elem);
+    wrong = hostmat_compare(j->result, want, count, j->elem, &first);
+    free(want);
+    if (wrong == 0)
+        return CLI_EXIT_OK;
+    cli_progress_break(&j->progress);
+    fprintf(stderr, "clipt transpose: %s: verification failed: %zu of %zu elements differ "
+            "from the CPU permutation, the first at element %zu of the result as stored; "
+            "nothing was written\n", j->in_name, wrong, count, first);
+    return CLI_EXIT_WRONG;
+}
+
 static int verify(job *j)
 {
     size_t first = 0, wrong;
     const size_t count = j->rows * j->cols;
+    if (j->axes)
+        return verify_permutation(j);
     cli_progress_step(&j->progress, "verifying against a CPU transpose");
     wrong = hostmat_compare_transposed(j->result, j->data, j->rows, j->cols, j->elem,
                                        verify_threads(), &first);
@@ -310,6 +398,8 @@ static void make_output_header(job *j)
     j->out_npy = j->npy;
     j->out_npy.shape[0] = j->npy.shape[1];
     j->out_npy.shape[1] = j->npy.shape[0];
+    for (unsigned t = 0; j->axes && t < j->ndim; t++)
+        j->out_npy.shape[t] = j->npy.shape[j->out_axes[t]];
     j->out_header_len = npy_format_header(&j->out_npy, j->out_header, sizeof j->out_header);
 }
 
@@ -333,6 +423,8 @@ static int write_output(job *j)
 
 static const char *verdict(const transpose_args *a)
 {
+    if (a->verify && a->axes)
+        return "yes (bit-exact against a CPU permutation)";
     return a->verify ? "yes (bit-exact against a CPU transpose)"
                      : "not checked (--verify compares with a CPU transpose)";
 }
@@ -352,6 +444,21 @@ static void print_file(const char *label, const char *path, const job *j,
             h->fortran_order ? "Fortran" : "C", shape);
 }
 
+/* "permuted:    axes (0, 2, 3, 1) of shape (2, 3, 4, 5) -> (2, 4, 5, 3)" */
+static void print_axes(const job *j)
+{
+    fprintf(j->report, "%-12s axes (", "permuted:");
+    for (unsigned t = 0; t < j->ndim; t++)
+        fprintf(j->report, "%s%u", t ? ", " : "", j->out_axes[t]);
+    fprintf(j->report, "%s)", j->ndim == 1 ? "," : "");
+    if (j->npy.fortran_order)
+        fprintf(j->report, " (the Fortran-order data as stored: axes (");
+    for (unsigned t = 0; j->npy.fortran_order && t < j->ndim; t++)
+        fprintf(j->report, "%s%u", t ? ", " : "", j->perm[t]);
+    if (j->npy.fortran_order)
+        fprintf(j->report, "%s) of the reversed shape)", j->ndim == 1 ? "," : "");
+}
+
 static void print_report(const job *j, const transpose_args *a)
 {
     FILE *out = j->report;
@@ -368,9 +475,13 @@ static void print_report(const job *j, const transpose_args *a)
         fprintf(out, ", %.2f MB of data)\n", (double)j->bytes / 1e6);
     if (j->device[0])
         fprintf(out, "%-12s %s\n", "device:", j->device);
-    fprintf(out, "%-12s %zu x %zu -> %zu x %zu row-major%s", "transposed:", j->rows, j->cols,
-            j->cols, j->rows,
-            j->is_npy && j->npy.fortran_order ? " (the Fortran-order data as stored)" : "");
+    if (j->axes)
+        print_axes(j);
+    else
+        fprintf(out, "%-12s %zu x %zu -> %zu x %zu row-major%s", "transposed:", j->rows,
+                j->cols, j->cols, j->rows,
+                j->is_npy && j->npy.fortran_order ? " (the Fortran-order data as stored)"
+                                                  : "");
     if (j->device[0])
         fprintf(out, ", %.3f ms on the device\n", j->device_ms);
     else

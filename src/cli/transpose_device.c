@@ -45,16 +45,21 @@ static int make_plan(const cli_session *s, job *j, clipt_plan *plan)
 {
     clipt_plan_options o;
     char what[128];
-    clipt_status st = clipt_plan_create(s->cx, j->rows, j->cols, j->elem, NULL, plan);
+    clipt_status st =
+        clipt_plan_create_permute(s->cx, j->ndim, j->dims, j->perm, j->elem, NULL, plan);
     if (st == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS) {
         clipt_plan_options_init(&o);
         o.padding = CLIPT_PADDING_NONE;
-        st = clipt_plan_create(s->cx, j->rows, j->cols, j->elem, &o, plan);
+        st = clipt_plan_create_permute(s->cx, j->ndim, j->dims, j->perm, j->elem, &o, plan);
     }
     if (st == CLIPT_SUCCESS)
         return CLI_EXIT_OK;
-    snprintf(what, sizeof what, "cannot plan %zu x %zu with %zu-byte elements", j->rows,
-             j->cols, j->elem);
+    if (j->axes)
+        snprintf(what, sizeof what, "cannot plan the permutation of %zu elements of %zu "
+                 "bytes", j->bytes / j->elem, j->elem);
+    else
+        snprintf(what, sizeof what, "cannot plan %zu x %zu with %zu-byte elements", j->rows,
+                 j->cols, j->elem);
     return report(j, s->cx, what, st);
 }
 
@@ -77,8 +82,11 @@ static int run_on_device(const cli_session *s, clipt_plan plan, job *j)
     if ((st = clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, j->bytes, j->data, 0, NULL,
                                    NULL)) != CL_SUCCESS)
         goto fail;
-    cli_progress_step(&j->progress, "transposing %zu x %zu in place on the device", j->rows,
-                      j->cols);
+    if (j->axes)
+        cli_progress_step(&j->progress, "permuting %u axes in place on the device", j->ndim);
+    else
+        cli_progress_step(&j->progress, "transposing %zu x %zu in place on the device",
+                          j->rows, j->cols);
     what = "clipt_enqueue";
     if ((st = clipt_enqueue(plan, q, buf, 0, 0, NULL, &done)) != CLIPT_SUCCESS)
         goto fail;
@@ -112,8 +120,11 @@ int transpose_on_device(job *j)
     cli_progress_end_step(&j->progress); /* the session's errors start a line */
     if ((status = cli_session_open(&s)) != CLI_EXIT_OK)
         return status;
-    cli_progress_step(&j->progress, "planning %zu x %zu on %s", j->rows, j->cols,
-                      s.cl.device_name);
+    if (j->axes)
+        cli_progress_step(&j->progress, "planning the permutation on %s", s.cl.device_name);
+    else
+        cli_progress_step(&j->progress, "planning %zu x %zu on %s", j->rows, j->cols,
+                          s.cl.device_name);
     if ((status = check_device_fits(&s, j)) == CLI_EXIT_OK &&
         (status = make_plan(&s, j, &plan)) == CLI_EXIT_OK &&
         (status = transpose_read_input(j)) == CLI_EXIT_OK) {
