@@ -210,6 +210,8 @@ int clipt_status_drops_cache(clipt_status status)
     switch (status) {
     case CLIPT_SUCCESS:
     case CLIPT_ERROR_INVALID_SHAPE:
+    case CLIPT_ERROR_INVALID_NDIM:
+    case CLIPT_ERROR_INVALID_PERMUTATION:
     case CLIPT_ERROR_SHAPE_OVERFLOW:
     case CLIPT_ERROR_INVALID_ELEM_SIZE:
     case CLIPT_ERROR_NULL_ARGUMENT:
