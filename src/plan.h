@@ -33,6 +33,7 @@ struct clipt_plan_s {
     clipt_tuning tuning;          /* device entry with overrides applied  */
     int permute;                  /* more than a plain 2-D transposition  */
     clipt_permutation nd;         /* the array, reduction and passes     */
+    clipt_plan_choice pass_choice[CLIPT_MAX_PASSES]; /* staged passes' */
     /* enqueues (enqueue.c) */
     pthread_mutex_t lock;         /* serialises enqueues of this plan      */
     cl_event last;                /* completion of the previous enqueue    */
@@ -79,6 +80,10 @@ clipt_status clipt_plan_add_spec(struct clipt_plan_s *p, const clipt_stage_spec 
 
 /* Checks the device memory and allocates the scratch buffer. */
 clipt_status clipt_plan_finish(struct clipt_plan_s *p);
+
+/* Whether the plan's stages are one 2-D transposition (its choice is
+ * p->choice), not the passes of a permutation or batch. */
+int clipt_plan_is_2d(const struct clipt_plan_s *p);
 
 /* Writes the lines describe adds for an axis permutation (the array, its
  * reduction, the passes), snprintf-style (plan_permute.c). */

@@ -9,15 +9,17 @@
 
 #include <stdio.h>
 
-static clipt_status add_pass(clipt_plan p, const clipt_permute_pass *ps,
+/* Appends pass `index`'s stages; its staged choice goes to
+ * p->pass_choice[index]. */
+static clipt_status add_pass(clipt_plan p, unsigned index, const clipt_permute_pass *ps,
                              const clipt_plan_options *opts)
 {
-    clipt_plan_choice ch;
+    clipt_plan_choice *ch = &p->pass_choice[index];
     clipt_status status;
     if (ps->D == 1) {
-        status = clipt_plan_add_staged(p, ps->A, ps->B, ps->C, opts, &ch);
+        status = clipt_plan_add_staged(p, ps->A, ps->B, ps->C, opts, ch);
         if (status == CLIPT_SUCCESS && p->choice.sequence == CLIPT_SEQUENCE_AUTO)
-            p->choice = ch; /* the first staged pass's, for clipt_plan_query */
+            p->choice = *ch; /* the first staged pass's, for clipt_plan_query */
         return status;
     }
     if (ps->D >= p->tuning.min_super) {
@@ -30,7 +32,7 @@ static clipt_status add_pass(clipt_plan p, const clipt_permute_pass *ps,
     if ((status = clipt_plan_add_spec(p, &tiles)) != CLIPT_SUCCESS)
         return status;
     const clipt_permute_pass rest = {ps->A, ps->B * ps->D, ps->C, 1};
-    return add_pass(p, &rest, opts);
+    return add_pass(p, index, &rest, opts);
 }
 
 static clipt_status build_passes(clipt_plan p, size_t bytes)
@@ -53,10 +55,19 @@ static clipt_status build_passes(clipt_plan p, size_t bytes)
     }
     p->rows = bytes / p->elem;
     p->cols = 1;
+    /* what clipt_plan_query reports when no pass is a staged 2-D one */
+    p->choice = (clipt_plan_choice){p->rows, 1, 1, 1, CLIPT_SEQUENCE_AUTO,
+                                    "no 2-D transposition: see the passes"};
     opts.padding = CLIPT_PADDING_NONE; /* later passes need the bytes exact */
     for (unsigned i = 0; i < nd->num_passes && status == CLIPT_SUCCESS; i++)
-        status = add_pass(p, &nd->passes[i], &opts);
+        status = add_pass(p, i, &nd->passes[i], &opts);
     return status;
+}
+
+int clipt_plan_is_2d(const struct clipt_plan_s *p)
+{
+    const clipt_permute_pass *one = &p->nd.passes[0];
+    return !p->permute || (p->nd.num_passes == 1 && one->A == 1 && one->D == 1);
 }
 
 clipt_status clipt_plan_create_permute(clipt_context c, unsigned ndim, const size_t *dims,
@@ -135,11 +146,17 @@ int clipt_permute_describe(clipt_plan p, char *buf, size_t len)
                      nd->num_passes ? d : "identity, nothing moves");
     for (unsigned i = 0; i < nd->num_passes; i++) {
         const clipt_permute_pass *ps = &nd->passes[i];
+        const clipt_plan_choice *ch = &p->pass_choice[i];
         used += snprintf(buf + used, len > (size_t)used ? len - (size_t)used : 0,
-                         "pass %u: (A, B, C, D) = (%llu, %llu, %llu, %llu) -> (A, C, B, D): %s\n",
+                         "pass %u: (A, B, C, D) = (%llu, %llu, %llu, %llu) -> (A, C, B, D): %s",
                          i + 1, (unsigned long long)ps->A, (unsigned long long)ps->B,
                          (unsigned long long)ps->C, (unsigned long long)ps->D,
                          pass_kind(p, ps));
+        if (ch->sequence != CLIPT_SEQUENCE_AUTO)
+            used += snprintf(buf + used, len > (size_t)used ? len - (size_t)used : 0,
+                             " (sequence %s, m=%zu n=%zu)", clipt_sequence_name(ch->sequence),
+                             ch->m, ch->n);
+        used += snprintf(buf + used, len > (size_t)used ? len - (size_t)used : 0, "\n");
     }
     return used;
 }

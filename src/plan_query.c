@@ -158,12 +158,15 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
     add(&t, "shape: %zu x %zu, %zu-byte elements\n", info.rows, info.cols, info.elem_size);
     if (p->permute)
         add_length(&t, clipt_permute_describe(p, t.s + t.used, sizeof t.s - t.used));
-    add(&t, "sequence: %s%s\n", clipt_sequence_name(info.sequence),
-        info.sequence_forced ? " (forced)" : " (automatic)");
-    add(&t, "tiles: m=%zu n=%zu (%s)\n", info.tile_m, info.tile_n, info.tile_reason);
-    add(&t, "padded shape: %zu x %zu%s\n", info.padded_rows, info.padded_cols,
-        (info.padded_rows != info.rows || info.padded_cols != info.cols) ? ""
-                                                                          : " (no padding)");
+    if (clipt_plan_is_2d(p)) { /* else each pass says its own */
+        add(&t, "sequence: %s%s\n", clipt_sequence_name(info.sequence),
+            info.sequence_forced ? " (forced)" : " (automatic)");
+        add(&t, "tiles: m=%zu n=%zu (%s)\n", info.tile_m, info.tile_n, info.tile_reason);
+        add(&t, "padded shape: %zu x %zu%s\n", info.padded_rows, info.padded_cols,
+            (info.padded_rows != info.rows || info.padded_cols != info.cols)
+                ? ""
+                : " (no padding)");
+    }
     add_buffer_line(&t, &info);
     add(&t, "scratch bytes: %zu (scratch buffer %zu, cycle-segment tables %zu)\n",
         info.scratch_bytes, info.scratch_bytes - tables, tables);

@@ -353,11 +353,13 @@ static void print_report(const cli_session *s, const run_args *a, const clipt_pl
     else
         printf("shape:        %zu x %zu, %zu-byte elements (%.2f MB)\n", a->rows, a->cols,
                a->elem, bytes / 1e6);
-    if (p->num_passes > 1 || (p->num_passes == 1 && p->cols == 1))
+    if (a->permute.ndim)
         printf("passes:       %u (--describe lists them)\n", p->num_passes);
-    printf("sequence:     %s\n", choice);
-    printf("tiles:        %s\n", tiles);
-    printf("padded shape: %s\n", padded);
+    if (!a->permute.ndim || (p->num_passes == 1 && p->cols != 1)) { /* one 2-D plan */
+        printf("sequence:     %s\n", choice);
+        printf("tiles:        %s\n", tiles);
+        printf("padded shape: %s\n", padded);
+    }
     printf("device time:  %.3f ms (median of %zu run%s)\n", 1e3 * t, a->repeat,
            a->repeat == 1 ? "" : "s");
     print_stage_times(r, a->repeat);

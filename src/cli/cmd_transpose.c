@@ -37,6 +37,7 @@ typedef struct transpose_args {
     const char *output_option;/* -o / --output itself                      */
     size_t rows, cols, elem;  /* raw mode: all three given                 */
     const char *axes;         /* --axes: numpy.transpose's axes, .npy only */
+    size_t batch;             /* raw mode: --batch matrices back to back  */
     int verify, demo, progress;
 } transpose_args;
 
@@ -48,7 +49,8 @@ static const char transpose_description[] =
     "device (CLIPT_PLATFORM / CLIPT_DEVICE), so that numpy.load(OUT) equals\n"
     "numpy.load(FILE).T with the same dtype and order flag.  With --rows,\n"
     "--cols and --elem, FILE holds raw row-major elements instead, and the\n"
-    "output the raw cols x rows transpose.\n"
+    "output the raw cols x rows transpose; with --batch B, FILE holds B such\n"
+    "matrices back to back and each is transposed.\n"
     "OUT (-o OUT, or a second operand) is written atomically (a new file next\n"
     "to it, synced, renamed over it); an OUT that is a directory receives a\n"
     "file of FILE's name; without OUT, FILE itself is replaced.  A bad file\n"
@@ -78,6 +80,8 @@ static int check_transpose_args(const transpose_args *a, size_t num_positional,
         problem = "give OUT once: -o OUT or a second operand, not both";
     else if (raw_given != 0 && raw_given != 3)
         problem = "a raw file needs all of --rows, --cols and --elem";
+    else if (a->batch && !raw_given)
+        problem = "--batch counts raw matrices: give --rows, --cols and --elem too";
     else if (raw_given && a->axes)
         problem = "--axes permutes .npy arrays: a raw file is a --rows x --cols matrix";
     else if (raw_given && a->demo)
@@ -85,7 +89,8 @@ static int check_transpose_args(const transpose_args *a, size_t num_positional,
     else if (a->demo && strcmp(a->input, "-") == 0)
         problem = "--demo writes FILE first: give a file name, not -";
     else if (raw_given && (a->rows > SIZE_MAX / a->cols ||
-                           a->rows * a->cols > SIZE_MAX / a->elem))
+                           a->rows * a->cols > SIZE_MAX / a->elem ||
+                           (a->batch && a->rows * a->cols * a->elem > SIZE_MAX / a->batch)))
         problem = "--rows x --cols x --elem does not fit in memory";
     if (!problem)
         return 1;
@@ -102,6 +107,8 @@ static int parse_transpose_args(int argc, char **argv, transpose_args *a, int *s
         {"cols", "C", cli_parse_positive_size, &a->cols, "raw FILE: columns of the matrix"},
         {"elem", "BYTES", cli_parse_elem_size, &a->elem,
          "raw FILE: element size, 1, 2, 4, 8 or 16"},
+        {"batch", "B", cli_parse_positive_size, &a->batch,
+         "raw FILE: B matrices of --rows x --cols back to back, each transposed"},
         {"axes", "LIST", cli_parse_text, &a->axes,
          ".npy FILE: permute its axes as numpy.transpose(a, axes=LIST), e.g. 0,2,3,1"},
         {"verify", NULL, NULL, &a->verify,
@@ -227,6 +234,19 @@ static const char *describe_permutation(job *j, const char *list, char *err, siz
     return NULL;
 }
 
+/* --batch: the raw file is (B, R, C), permuted by axes (0, 2, 1). */
+static void set_raw_batch(job *j, const transpose_args *a)
+{
+    static const unsigned swap[3] = {0, 2, 1};
+    j->axes = 1;
+    j->ndim = 3;
+    j->dims[0] = a->batch;
+    j->dims[1] = a->rows;
+    j->dims[2] = a->cols;
+    for (unsigned t = 0; t < 3; t++)
+        j->perm[t] = j->out_axes[t] = swap[t];
+}
+
 /* Fills the matrix fields from the header, or from --rows/--cols/--elem. */
 static const char *describe_matrix(job *j, const transpose_args *a, char *err,
                                    size_t err_len)
@@ -236,11 +256,13 @@ static const char *describe_matrix(job *j, const transpose_args *a, char *err,
         j->rows = a->rows;
         j->cols = a->cols;
         j->elem = a->elem;
-        j->bytes = a->rows * a->cols * a->elem;
+        j->bytes = a->rows * a->cols * a->elem * (a->batch ? a->batch : 1);
+        if (a->batch) /* (B, R, C) -> (B, C, R) */
+            set_raw_batch(j, a);
         if (j->file_size != j->bytes)
             return npy_message(err, err_len, "raw file holds %zu bytes, --rows %zu --cols "
-                               "%zu --elem %zu need %zu", j->file_size, a->rows, a->cols,
-                               a->elem, j->bytes);
+                               "%zu --elem %zu%s need %zu", j->file_size, a->rows, a->cols,
+                               a->elem, a->batch ? " --batch" : "", j->bytes);
         return NULL;
     }
     if ((why = npy_read_header(j->fd, j->file_size, &j->npy, err, err_len)) != NULL)
@@ -423,7 +445,7 @@ static int write_output(job *j)
 
 static const char *verdict(const transpose_args *a)
 {
-    if (a->verify && a->axes)
+    if (a->verify && (a->axes || a->batch))
         return "yes (bit-exact against a CPU permutation)";
     return a->verify ? "yes (bit-exact against a CPU transpose)"
                      : "not checked (--verify compares with a CPU transpose)";
@@ -436,7 +458,10 @@ static void print_file(const char *label, const char *path, const job *j,
     char shape[256];
     fprintf(j->report, "%-12s %s (", label, path);
     if (!j->is_npy) {
-        fprintf(j->report, "raw, %zu x %zu of %zu-byte elements", rows, cols, j->elem);
+        if (j->axes) /* --batch */
+            fprintf(j->report, "raw, %zu matrices ", j->dims[0]);
+        fprintf(j->report, "raw, %zu x %zu of %zu-byte elements" + (j->axes ? 5 : 0), rows,
+                cols, j->elem);
         return;
     }
     npy_shape_text(h, shape, sizeof shape);

@@ -141,6 +141,19 @@ class Checker:
             self.fail("%s: shape %s %s axes %s: not numpy.transpose(in, axes)" % (
                 name, shape, order, axes))
 
+    def check_raw_batch(self, batch, rows, cols, elem):
+        np = self.np
+        arr = distinct_array(np, np.dtype("|V%d" % elem), (batch * rows, cols), "C")
+        src = os.path.join(self.workdir, "rawb_%dx%dx%d_e%d.bin" % (batch, rows, cols, elem))
+        out = src + ".t"
+        arr.tofile(src)
+        self.checks += 1
+        if self.run(src, "-o", out, "--rows", str(rows), "--cols", str(cols),
+                    "--elem", str(elem), "--batch", str(batch), "--verify"):
+            got = np.fromfile(out, dtype=arr.dtype).reshape(batch, cols, rows)
+            if not self.same_bits(got, np.transpose(arr.reshape(batch, rows, cols), (0, 2, 1))):
+                self.fail("raw batch %d of %d x %d of %d bytes: wrong" % (batch, rows, cols, elem))
+
     def check_demo(self):
         np = self.np
         path = os.path.join(self.workdir, "demo.npy")
@@ -179,6 +192,8 @@ def main():
             ((13,), (0,)), ((2, 3, 2, 3, 2, 3), (5, 4, 3, 2, 1, 0)),
             ((6, 30, 5), (1, 0, 2)), ((5, 7), (1, 0))]):
         c.check_axes(DTYPES[(3 * k) % len(DTYPES)], shape, axes, "CF"[k % 2])
+    for batch, rows, cols, elem in [(7, 5, 3, 1), (100, 32, 48, 4), (3, 64, 100, 2)]:
+        c.check_raw_batch(batch, rows, cols, elem)
     c.check_demo()
     print("%d passed, %d failed" % (c.checks - len(c.failures), len(c.failures)))
     return 1 if c.failures else 0
