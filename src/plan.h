@@ -59,34 +59,13 @@ clipt_status clipt_plan_shared(clipt_context c, size_t rows, size_t cols, size_t
  * cache is not at fault) does, so that the next call starts afresh. */
 int clipt_status_drops_cache(clipt_status status);
 
-/* The steps of plan creation that plan.c and plan_permute.c share. */
-
-/* A new plan on c for elem-byte elements (checked) with `opts` (NULL:
- * defaults), checked; no stages yet.  Errors: CLIPT_ERROR_INVALID_OPTION,
- * CLIPT_ERROR_OUT_OF_HOST_MEMORY. */
-clipt_status clipt_plan_new(clipt_context c, size_t elem, const clipt_plan_options *opts,
-                            struct clipt_plan_s **out);
-
-/* Chooses for `batch` consecutive rows x cols matrices (padding only as
- * opts allows; NONE is forced for batch > 1) and appends their stages;
- * the choice goes to *choice and the buffer size grows to what it needs. */
-clipt_status clipt_plan_add_staged(struct clipt_plan_s *p, size_t batch, size_t rows,
-                                   size_t cols, const clipt_plan_options *opts,
-                                   clipt_plan_choice *choice);
-
-/* Appends one prepared stage for spec (identities too: the caller drops
- * them). */
-clipt_status clipt_plan_add_spec(struct clipt_plan_s *p, const clipt_stage_spec *spec);
-
-/* Checks the device memory and allocates the scratch buffer. */
-clipt_status clipt_plan_finish(struct clipt_plan_s *p);
-
 /* Whether the plan's stages are one 2-D transposition (its choice is
  * p->choice), not the passes of a permutation or batch. */
 int clipt_plan_is_2d(const struct clipt_plan_s *p);
 
 /* Writes the lines describe adds for an axis permutation (the array, its
- * reduction, the passes), snprintf-style (plan_permute.c). */
+ * reduction, the passes), snprintf-style (plan_permute.c; the plan is
+ * made in plan.c). */
 int clipt_permute_describe(struct clipt_plan_s *p, char *buf, size_t len);
 
 /* Elements of the plan's region (the padded matrices). */

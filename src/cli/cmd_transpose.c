@@ -129,15 +129,6 @@ static int parse_transpose_args(int argc, char **argv, transpose_args *a, int *s
     return check_transpose_args(a, num_positional, status);
 }
 
-/* ---- messages --------------------------------------------------------- */
-
-int transpose_file_error(job *j, const char *path, const char *why)
-{
-    cli_progress_break(&j->progress);
-    fprintf(stderr, "clipt transpose: %s: %s\n", path, why);
-    return CLI_EXIT_FILE;
-}
-
 /* ---- the demo --------------------------------------------------------- */
 
 static int write_demo(job *j, const char *path)
@@ -340,24 +331,6 @@ static int resolve_output(job *j)
     }
     why = file_resolve_output(j->out_path, &j->out, err, sizeof err);
     return why ? transpose_file_error(j, j->out_path, why) : CLI_EXIT_OK;
-}
-
-int transpose_read_input(job *j)
-{
-    char err[NPY_ERROR_MAX];
-    const char *why;
-    if (!j->in_stdin)
-        cli_progress_step(&j->progress, "reading %s (%.2f MB)", j->in_name,
-                          (double)j->bytes / 1e6);
-    /* one byte at least, so that an empty array still has a buffer */
-    if (!(j->data = malloc(j->bytes ? j->bytes : 1))) {
-        cli_progress_break(&j->progress);
-        fprintf(stderr, "clipt transpose: out of host memory for %zu bytes\n", j->bytes);
-        return CLI_EXIT_FAILURE;
-    }
-    if ((why = file_read_at(j->fd, j->data, j->bytes, j->offset, err, sizeof err)))
-        return transpose_file_error(j, j->in_name, why);
-    return CLI_EXIT_OK;
 }
 
 /* ---- checking and writing --------------------------------------------- */

@@ -1,5 +1,7 @@
 /* clipt transpose, shared by its two files: cmd_transpose.c (options,
- * files, checks, report) and transpose_device.c (the device's part). */
+ * files, checks, report) and transpose_device.c (the device's part, the
+ * input's read and the file errors); cmd_transpose.c uses
+ * transpose_device.c, never the other way round (module_loops_tool). */
 #ifndef CLIPT_CLI_TRANSPOSE_H
 #define CLIPT_CLI_TRANSPOSE_H
 

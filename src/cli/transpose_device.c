@@ -8,11 +8,41 @@
 
 #include <stdlib.h>
 
+/* ---- shared with cmd_transpose.c (which uses this file, never the
+ * other way round) ------------------------------------------------------ */
+
+int transpose_file_error(job *j, const char *path, const char *why)
+{
+    cli_progress_break(&j->progress);
+    fprintf(stderr, "clipt transpose: %s: %s\n", path, why);
+    return CLI_EXIT_FILE;
+}
+
+int transpose_read_input(job *j)
+{
+    char err[NPY_ERROR_MAX];
+    const char *why;
+    if (!j->in_stdin)
+        cli_progress_step(&j->progress, "reading %s (%.2f MB)", j->in_name,
+                          (double)j->bytes / 1e6);
+    /* one byte at least, so that an empty array still has a buffer */
+    if (!(j->data = malloc(j->bytes ? j->bytes : 1))) {
+        cli_progress_break(&j->progress);
+        fprintf(stderr, "clipt transpose: out of host memory for %zu bytes\n", j->bytes);
+        return CLI_EXIT_FAILURE;
+    }
+    if ((why = file_read_at(j->fd, j->data, j->bytes, j->offset, err, sizeof err)))
+        return transpose_file_error(j, j->in_name, why);
+    return CLI_EXIT_OK;
+}
+
+/* ---- the device ------------------------------------------------------ */
+
 /* cli_report, on a line of its own after an open progress line. */
 static int report(job *j, clipt_context cx, const char *what, clipt_status st)
 {
     cli_progress_break(&j->progress);
-    return cli_report(cli_cmd_transpose.name, cx, what, st);
+    return cli_report("transpose", cx, what, st);
 }
 
 static int out_of_memory(job *j, size_t bytes)
