@@ -291,6 +291,28 @@ static void batched_2d(void **state)
     }
 }
 
+/* The kernels' 64-bit index paths (a context that takes every region as
+ * large), on permutations of every kind of pass: batched tiles, a
+ * super-element move, the small-D tile pass, several passes. */
+static void wide_indices(void **state)
+{
+    static const size_t a[3] = {6, 31, 37}, b[4] = {2, 3, 4, 30}, c[4] = {2, 3, 4, 5};
+    static const size_t d[5] = {3, 4, 5, 6, 7};
+    static const unsigned swap[3] = {0, 2, 1}, front[4] = {1, 0, 2, 3};
+    static const unsigned five[5] = {4, 2, 0, 3, 1};
+    test_env wide = *TEST_ENV(state);
+    assert_status(clipt_context_create(wide.cl.context, wide.cl.device, &wide.ctx),
+                  CLIPT_SUCCESS);
+    wide.ctx->wide_index_from = 0;
+    for (unsigned e = 0; e < COUNT(elem_sizes); e++) {
+        run_case(&wide, 3, a, swap, elem_sizes[e], elem_sizes[e]);
+        run_case(&wide, 4, b, front, elem_sizes[e], 0);
+        run_case(&wide, 4, c, front, elem_sizes[e], 0);
+        run_case(&wide, 5, d, five, elem_sizes[e], elem_sizes[e]);
+    }
+    clipt_context_release(wide.ctx);
+}
+
 /* A 2-D transposition through the N-D API is clipt_plan_create's plan
  * (the same stages, padding included); an identity has no stages. */
 static void same_as_2d(void **state)
@@ -368,6 +390,7 @@ int main(void)
         cmocka_unit_test(all_3d_every_elem),
         cmocka_unit_test(all_4d),
         cmocka_unit_test(ndim_1_to_8),
+        cmocka_unit_test(wide_indices),
     };
     test_apply_filter();
     return cmocka_run_group_tests(tests, test_group_open, test_group_close);
