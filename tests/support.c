@@ -365,7 +365,7 @@ static size_t stage_mismatches(const clipt_stage_spec *sp, const unsigned char *
 
 /* Enqueues a prepared stage on a copy of host and reads the result back
  * into host. */
-static clipt_status execute_stage(test_env *env, const clipt_stage *st,
+static clipt_status execute_stage(test_env *env, clipt_stage *st,
                                   size_t offset, unsigned char *host, size_t total)
 {
     cl_mem buf = NULL, scratch = NULL;
