@@ -163,7 +163,11 @@ typedef int clipt_status;
     X(CLIPT_ERROR_WRITE_ONLY_BUFFER, -1018,                                    \
       "the buffer was created without read access for kernels")                \
     X(CLIPT_ERROR_WAIT_EVENT_FAILED, -1019,                                    \
-      "an event of the wait list has already failed")
+      "an event of the wait list has already failed")                          \
+    X(CLIPT_ERROR_INVALID_NDIM, -1020,                                         \
+      "ndim is 0 or more than CLIPT_MAX_DIMS")                                 \
+    X(CLIPT_ERROR_INVALID_PERMUTATION, -1021,                                  \
+      "perm is not a permutation of 0..ndim-1 (an axis repeated or out of range)")
 
 enum clipt_error_code {
 #define CLIPT_ENUM_ENTRY_(name, value, text) name = value,
@@ -371,6 +375,44 @@ CLIPT_API clipt_status clipt_plan_create(clipt_context c, size_t rows,
                                          const clipt_plan_options *opts,
                                          clipt_plan *out);
 
+/** Most dimensions clipt_plan_create_permute accepts. */
+#define CLIPT_MAX_DIMS 8
+
+/** Plans the in-place axis permutation of a dense row-major array of `ndim`
+ *  dimensions dims[0..ndim-1] of elem_size-byte elements: afterwards the
+ *  same bytes hold numpy.transpose(a, axes=perm) made contiguous, i.e. the
+ *  row-major array of dimensions dims[perm[0]], ..., dims[perm[ndim-1]]
+ *  whose element (i_0, ..., i_{ndim-1}) is the input's element with index
+ *  i_t on axis perm[t].  A batch of B rows x cols matrices is ndim = 3,
+ *  dims = {B, rows, cols}, perm = {0, 2, 1}; the 2-D transpose is
+ *  dims = {rows, cols}, perm = {1, 0}, and gives the same plan as
+ *  clipt_plan_create.
+ *  Axes of size 1 are dropped and axes that stay neighbours in the same
+ *  order are merged first; what remains is done in passes, each a batched
+ *  transposition of two adjacent groups of axes, (A, B, C, D) ->
+ *  (A, C, B, D) (clipt_plan_describe lists them; clipt_plan_query gives
+ *  their number).  An identity permutation makes a plan with no stages,
+ *  whose enqueue only chains the events.  Only a plan whose single pass is
+ *  a plain 2-D transposition (A = D = 1) may pad (with padding AUTO;
+ *  clipt_plan_buffer_size says how much room it needs); forced sequence and
+ *  tile options apply to the passes without super-elements (D = 1) and
+ *  fail with CLIPT_ERROR_INCOMPATIBLE_OPTIONS where they cannot.
+ *  `dims` and `perm` are read, not kept; `opts` as in clipt_plan_create.
+ *  Errors, checked in this order, with *out NULL and nothing allocated:
+ *  CLIPT_ERROR_NULL_ARGUMENT (c, out, dims or perm NULL),
+ *  CLIPT_ERROR_INVALID_ELEM_SIZE, CLIPT_ERROR_INVALID_NDIM (0 or more than
+ *  CLIPT_MAX_DIMS), CLIPT_ERROR_INVALID_PERMUTATION (an axis repeated or
+ *  not below ndim), CLIPT_ERROR_INVALID_SHAPE (a dimension of 0),
+ *  CLIPT_ERROR_SHAPE_OVERFLOW (the product of the dimensions times
+ *  elem_size does not fit size_t), CLIPT_ERROR_INVALID_OPTION; then those
+ *  of clipt_plan_create.  Blocking (kernel builds).  Thread-safe for
+ *  distinct `out`. */
+CLIPT_API clipt_status clipt_plan_create_permute(clipt_context c, unsigned ndim,
+                                                 const size_t *dims, const unsigned *perm,
+                                                 size_t elem_size,
+                                                 const clipt_plan_options *opts,
+                                                 clipt_plan *out);
+
 /** Bytes the buffer must hold from the offset: rows*cols*elem_size, plus the
  *  room for padded rows/columns when the plan pads.  0 for NULL.
  *  Thread-safe. */
@@ -474,6 +516,14 @@ typedef struct clipt_plan_info {
                                  time, from the tuning entry's model_*
                                  values; 0 when nothing moves)            */
     clipt_algorithm algorithm; /* TPDS or C2R (never AUTO)                  */
+    /* The array as given to clipt_plan_create_permute (clipt_plan_create:
+     * ndim 2, dims {rows, cols}, perm {1, 0}) and the number of passes.  rows and cols above are then the 2-D transposition the plan
+     * runs when it is one (num_passes 1, A = D = 1), else the number of
+     * elements and 1. */
+    unsigned ndim;
+    size_t dims[CLIPT_MAX_DIMS];
+    unsigned perm[CLIPT_MAX_DIMS];
+    unsigned num_passes;
 } clipt_plan_info;
 
 /** Fills *info with the plan's choices.  Errors: CLIPT_ERROR_NULL_ARGUMENT.

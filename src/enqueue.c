@@ -158,7 +158,7 @@ size_t clipt_plan_run_scratch(const struct clipt_plan_s *p, unsigned first, unsi
 
 void clipt_plan_drop_events(struct clipt_plan_s *p)
 {
-    for (unsigned i = 0; i < CLIPT_MAX_STAGES; i++) {
+    for (unsigned i = 0; i < CLIPT_MAX_PLAN_STAGES; i++) {
         if (p->stage_first[i])
             clReleaseEvent(p->stage_first[i]);
         if (p->stage_done[i])

@@ -196,7 +196,7 @@ static clipt_status transfer(host_job *j, int to_device, unsigned qi, uint64_t b
 static clipt_status run_stages(host_job *j, clipt_stage_run *run, unsigned qi,
                                cl_uint num_wait, const cl_event *wait, cl_event *last)
 {
-    cl_event done[CLIPT_MAX_STAGES] = {NULL};
+    cl_event done[CLIPT_MAX_PLAN_STAGES] = {NULL};
     clipt_status status;
     run->queue = j->queue[qi];
     run->buf = j->buf;

@@ -3,37 +3,74 @@
 #include "enqueue.h"
 #include "held_events.h"
 #include "options.h"
+#include "permute.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Prepares the stages of the plan's choice, identities left out. */
-static clipt_status build_stages(clipt_plan p)
+/* Appends one prepared stage for spec. */
+static clipt_status add_spec(clipt_plan p, const clipt_stage_spec *spec)
 {
-    const clipt_plan_choice *ch = &p->choice;
-    const clipt_staged_layout layout = {p->batch, p->rows, p->cols, ch->prows, ch->pcols,
-                                        ch->m, ch->n, ch->sequence};
+    clipt_stage *st = &p->stages[p->num_stages];
+    clipt_status status;
+    if (p->num_stages == CLIPT_MAX_PLAN_STAGES)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    status = clipt_stage_prepare(p->ctx, spec, p->elem, &p->tuning, st);
+    if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS &&
+        (p->opts.sequence != CLIPT_SEQUENCE_AUTO || p->opts.algorithm != CLIPT_ALGORITHM_AUTO))
+        status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
+    if (status != CLIPT_SUCCESS)
+        return status;
+    p->num_stages++;
+    if (st->scratch_bytes > p->scratch_bytes)
+        p->scratch_bytes = st->scratch_bytes;
+    p->aux_bytes += st->aux_bytes;
+    return CLIPT_SUCCESS;
+}
+
+/* Prepares the stages of a staged layout, identities left out, by the TPDS
+ * sequence of the layout or by C2R's passes. */
+static clipt_status build_stages(clipt_plan p, const clipt_staged_layout *layout,
+                                 clipt_algorithm algorithm)
+{
     clipt_stage_spec specs[CLIPT_MAX_STAGES];
-    const int count = ch->algorithm == CLIPT_ALGORITHM_C2R
-                          ? (int)clipt_c2r_specs(p->batch, p->rows, p->cols, specs)
-                          : clipt_staged_specs(&layout, specs);
+    const int count = algorithm == CLIPT_ALGORITHM_C2R
+                          ? (int)clipt_c2r_specs(layout->batch, layout->rows, layout->cols, specs)
+                          : clipt_staged_specs(layout, specs);
+    clipt_status status = CLIPT_SUCCESS;
     if (count < 0)
         return CLIPT_ERROR_INVALID_OPTION;
-    for (int i = 0; i < count; i++) {
-        clipt_stage *st = &p->stages[p->num_stages];
-        clipt_status status = clipt_stage_prepare(p->ctx, &specs[i], p->elem, &p->tuning, st);
-        if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS &&
-            (p->opts.sequence != CLIPT_SEQUENCE_AUTO ||
-             p->opts.algorithm != CLIPT_ALGORITHM_AUTO))
-            status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
-        if (status != CLIPT_SUCCESS)
-            return status;
-        p->num_stages++;
-        if (st->scratch_bytes > p->scratch_bytes)
-            p->scratch_bytes = st->scratch_bytes;
-        p->aux_bytes += st->aux_bytes;
-    }
-    return CLIPT_SUCCESS;
+    for (int i = 0; i < count && status == CLIPT_SUCCESS; i++)
+        status = add_spec(p, &specs[i]);
+    return status;
+}
+
+/* Chooses for `batch` consecutive rows x cols matrices (padding only as
+ * opts allows; NONE is forced for batch > 1) and appends their stages;
+ * the choice goes to *ch and the buffer size grows to what it needs. */
+static clipt_status add_staged(clipt_plan p, size_t batch, size_t rows, size_t cols,
+                               const clipt_plan_options *opts, clipt_plan_choice *ch)
+{
+    const clipt_device_profile *d = &p->ctx->profile;
+    clipt_plan_options own = *opts;
+    size_t bytes, padded;
+    clipt_status status;
+    if (batch > 1)
+        own.padding = CLIPT_PADDING_NONE; /* no stage pads matrices each apart */
+    status = clipt_plan_choose(d, rows, cols, p->elem, &own, &p->tuning, ch);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    if (!clipt_mul_ok(rows * cols, batch * p->elem, &bytes) ||
+        !clipt_mul_ok(ch->prows, ch->pcols, &padded) ||
+        !clipt_mul_ok(padded, batch * p->elem, &padded))
+        return CLIPT_ERROR_SHAPE_OVERFLOW;
+    if (padded > d->max_alloc_bytes && bytes <= d->max_alloc_bytes)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    if (padded > p->buffer_bytes)
+        p->buffer_bytes = padded;
+    const clipt_staged_layout layout = {batch, rows, cols, ch->prows, ch->pcols,
+                                        ch->m, ch->n, ch->sequence};
+    return build_stages(p, &layout, ch->algorithm);
 }
 
 /* Refuses, at plan creation rather than at enqueue, a plan whose buffers
@@ -61,20 +98,22 @@ static clipt_status allocate_scratch(clipt_plan p)
     return err;
 }
 
-clipt_status clipt_plan_create(clipt_context c, size_t rows, size_t cols,
-                               size_t elem_size, const clipt_plan_options *opts,
-                               clipt_plan *out)
+/* Checks the device memory and allocates the scratch buffer. */
+static clipt_status finish(clipt_plan p)
 {
-    clipt_plan p = NULL;
+    clipt_status status = check_device_memory(p);
+    return status != CLIPT_SUCCESS ? status : allocate_scratch(p);
+}
+
+/* A new plan on c for elem-byte elements (checked) with `opts` (NULL:
+ * defaults), checked; no stages yet. */
+static clipt_status plan_new(clipt_context c, size_t elem, const clipt_plan_options *opts,
+                             clipt_plan *out)
+{
     clipt_plan_options defaults;
+    clipt_plan p;
     clipt_status status;
-    size_t bytes = 0, padded_count;
-    if (out)
-        *out = NULL;
-    if (!c || !out)
-        return CLIPT_ERROR_NULL_ARGUMENT;
-    if ((status = clipt_check_shape(rows, cols, elem_size, &bytes)) != CLIPT_SUCCESS)
-        return status;
+    *out = NULL;
     if (!opts) {
         clipt_plan_options_init(&defaults);
         opts = &defaults;
@@ -93,34 +132,116 @@ clipt_status clipt_plan_create(clipt_context c, size_t rows, size_t cols,
     p->holds_ctx = 1;
     p->ctx = c;
     p->batch = 1;
-    p->rows = rows;
-    p->cols = cols;
-    p->elem = elem_size;
+    p->elem = elem;
     p->opts = *opts;
     p->tuning = clipt_options_tuning(opts, &c->profile.tuning);
-    status = clipt_plan_choose(&c->profile, rows, cols, elem_size, opts, &p->tuning,
-                               &p->choice);
-    if (status != CLIPT_SUCCESS)
-        goto fail;
-    if (!clipt_mul_ok(p->choice.prows, p->choice.pcols, &padded_count) ||
-        !clipt_mul_ok(padded_count, elem_size, &p->buffer_bytes)) {
-        status = CLIPT_ERROR_SHAPE_OVERFLOW;
-        goto fail;
+    *out = p;
+    return CLIPT_SUCCESS;
+}
+
+/* ---- axis permutations ----------------------------------------------------
+ * The passes of permute.c, each lowered to stages.  A pass (A, B, C, D) ->
+ * (A, C, B, D):
+ *   D = 1          A staged B x C transpositions (the 2-D sequences with
+ *                  the batch as instances; one tile pass when small);
+ *   D >= Min       one 0100! of D-element super-elements;
+ *   1 < D < Min    a 0010! of C x D tiles, (A, B, C, D) -> (A, B, D, C),
+ *                  then A staged (B*D) x C transpositions -> (A, C, B, D). */
+
+/* Appends pass `index`'s stages; its staged choice goes to
+ * p->pass_choice[index]. */
+static clipt_status add_pass(clipt_plan p, unsigned index, const clipt_permute_pass *ps,
+                             const clipt_plan_options *opts)
+{
+    clipt_plan_choice *ch = &p->pass_choice[index];
+    clipt_status status;
+    if (ps->D == 1) {
+        status = add_staged(p, ps->A, ps->B, ps->C, opts, ch);
+        if (status == CLIPT_SUCCESS && p->choice.sequence == CLIPT_SEQUENCE_AUTO)
+            p->choice = *ch; /* the first staged pass's, for clipt_plan_query */
+        return status;
     }
-    if (p->buffer_bytes > c->profile.max_alloc_bytes &&
-        bytes <= c->profile.max_alloc_bytes) {
-        status = CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-        goto fail;
+    if (ps->D >= p->tuning.min_super) {
+        const clipt_stage_spec move = {CLIPT_OP_MOVE_SUPER, "0100! super-elements",
+                                       ps->A, ps->B, ps->C, ps->D, 0, 0};
+        return add_spec(p, &move);
     }
-    if ((status = build_stages(p)) != CLIPT_SUCCESS ||
-        (status = check_device_memory(p)) != CLIPT_SUCCESS ||
-        (status = allocate_scratch(p)) != CLIPT_SUCCESS)
+    const clipt_stage_spec tiles = {CLIPT_OP_TRANSPOSE_TILES, "0010! inner tiles",
+                                    ps->A * ps->B, ps->C, ps->D, 1, 0, 0};
+    if ((status = add_spec(p, &tiles)) != CLIPT_SUCCESS)
+        return status;
+    const clipt_permute_pass rest = {ps->A, ps->B * ps->D, ps->C, 1};
+    return add_pass(p, index, &rest, opts);
+}
+
+static clipt_status build_passes(clipt_plan p, size_t bytes)
+{
+    const clipt_permutation *nd = &p->nd;
+    const clipt_permute_pass *one = &nd->passes[0];
+    clipt_plan_options opts = p->opts;
+    clipt_status status = CLIPT_SUCCESS;
+    p->buffer_bytes = bytes;
+    if (nd->ndim == 2 && nd->perm[0] == 1) { /* exactly clipt_plan_create's plan */
+        p->rows = nd->dims[0];
+        p->cols = nd->dims[1];
+        return add_staged(p, 1, p->rows, p->cols, &opts, &p->choice);
+    }
+    if (nd->num_passes == 1 && one->A == 1 && one->D == 1) {
+        /* a 2-D transposition after the reduction: the same plan */
+        p->rows = one->B;
+        p->cols = one->C;
+        return add_staged(p, 1, one->B, one->C, &opts, &p->choice);
+    }
+    p->rows = bytes / p->elem;
+    p->cols = 1;
+    /* what clipt_plan_query reports when no pass is a staged 2-D one */
+    p->choice = (clipt_plan_choice){p->rows, 1, 1, 1, CLIPT_SEQUENCE_AUTO,
+                                    "no 2-D transposition: see the passes"};
+    opts.padding = CLIPT_PADDING_NONE; /* later passes need the bytes exact */
+    for (unsigned i = 0; i < nd->num_passes && status == CLIPT_SUCCESS; i++)
+        status = add_pass(p, i, &nd->passes[i], &opts);
+    return status;
+}
+
+clipt_status clipt_plan_create_permute(clipt_context c, unsigned ndim, const size_t *dims,
+                                       const unsigned *perm, size_t elem_size,
+                                       const clipt_plan_options *opts, clipt_plan *out)
+{
+    clipt_plan p = NULL;
+    clipt_status status;
+    size_t bytes = 0;
+    if (out)
+        *out = NULL;
+    if (!c || !out)
+        return CLIPT_ERROR_NULL_ARGUMENT;
+    if ((status = clipt_check_permutation(ndim, dims, perm, elem_size, &bytes)) !=
+            CLIPT_SUCCESS ||
+        (status = plan_new(c, elem_size, opts, &p)) != CLIPT_SUCCESS)
+        return status;
+    const clipt_permute_costs costs = {
+        p->tuning.min_super,
+        clipt_local_budget(&c->profile, CLIPT_OWN_LOCALS_UNKNOWN) / elem_size};
+    p->permute = !(ndim == 2 && perm[0] == 1); /* not a plain 2-D plan */
+    if ((status = clipt_permutation_plan(ndim, dims, perm, &costs, &p->nd)) != CLIPT_SUCCESS ||
+        (status = build_passes(p, bytes)) != CLIPT_SUCCESS ||
+        (status = finish(p)) != CLIPT_SUCCESS)
         goto fail;
     *out = p;
     return CLIPT_SUCCESS;
 fail:
     clipt_plan_release(p);
     return status;
+}
+
+/* The 2-D transposition is the axis permutation (1, 0) of (rows, cols):
+ * the same checks in the same order, and the same plan. */
+clipt_status clipt_plan_create(clipt_context c, size_t rows, size_t cols,
+                               size_t elem_size, const clipt_plan_options *opts,
+                               clipt_plan *out)
+{
+    const size_t dims[2] = {rows, cols};
+    const unsigned swap[2] = {1, 0};
+    return clipt_plan_create_permute(c, 2, dims, swap, elem_size, opts, out);
 }
 
 void clipt_plan_release(clipt_plan p)
@@ -196,6 +317,8 @@ int clipt_status_drops_cache(clipt_status status)
     switch (status) {
     case CLIPT_SUCCESS:
     case CLIPT_ERROR_INVALID_SHAPE:
+    case CLIPT_ERROR_INVALID_NDIM:
+    case CLIPT_ERROR_INVALID_PERMUTATION:
     case CLIPT_ERROR_SHAPE_OVERFLOW:
     case CLIPT_ERROR_INVALID_ELEM_SIZE:
     case CLIPT_ERROR_NULL_ARGUMENT:

@@ -6,7 +6,12 @@
 #define CLIPT_PLAN_H
 
 #include "choice.h"
+#include "permute.h"
 #include "stages.h"
+
+/* A plan's stages: an axis permutation's passes, each up to a tile pass
+ * and a staged transposition with padding. */
+#define CLIPT_MAX_PLAN_STAGES (CLIPT_MAX_PASSES * (CLIPT_MAX_STAGES + 1))
 
 struct clipt_plan_s {
     atomic_int refs;              /* the creator's + the plan cache's + one
@@ -16,7 +21,7 @@ struct clipt_plan_s {
     /* what: `batch` consecutive rows x cols matrices of elem-byte elements */
     size_t batch, rows, cols, elem;
     /* how: the stages, in order, over the region of buffer_bytes */
-    clipt_stage stages[CLIPT_MAX_STAGES];
+    clipt_stage stages[CLIPT_MAX_PLAN_STAGES];
     unsigned num_stages;
     size_t buffer_bytes;
     size_t scratch_bytes;         /* the scratch buffer (shared by stages) */
@@ -26,11 +31,14 @@ struct clipt_plan_s {
     clipt_plan_choice choice;
     clipt_plan_options opts;
     clipt_tuning tuning;          /* device entry with overrides applied  */
+    int permute;                  /* more than a plain 2-D transposition  */
+    clipt_permutation nd;         /* the array, reduction and passes     */
+    clipt_plan_choice pass_choice[CLIPT_MAX_PASSES]; /* staged passes' */
     /* enqueues (enqueue.c) */
     pthread_mutex_t lock;         /* serialises enqueues of this plan      */
     cl_event last;                /* completion of the previous enqueue    */
-    cl_event stage_first[CLIPT_MAX_STAGES]; /* last enqueue, for profiling */
-    cl_event stage_done[CLIPT_MAX_STAGES];
+    cl_event stage_first[CLIPT_MAX_PLAN_STAGES]; /* last enqueue, for profiling */
+    cl_event stage_done[CLIPT_MAX_PLAN_STAGES];
 };
 
 static inline void clipt_plan_retain(struct clipt_plan_s *p)
@@ -50,6 +58,15 @@ clipt_status clipt_plan_shared(clipt_context c, size_t rows, size_t cols, size_t
  * it used: every failure but a bad argument (the caller's to fix; the
  * cache is not at fault) does, so that the next call starts afresh. */
 int clipt_status_drops_cache(clipt_status status);
+
+/* Whether the plan's stages are one 2-D transposition (its choice is
+ * p->choice), not the passes of a permutation or batch. */
+int clipt_plan_is_2d(const struct clipt_plan_s *p);
+
+/* Writes the lines describe adds for an axis permutation (the array, its
+ * reduction, the passes), snprintf-style (plan_permute.c; the plan is
+ * made in plan.c). */
+int clipt_permute_describe(struct clipt_plan_s *p, char *buf, size_t len);
 
 /* Elements of the plan's region (the padded matrices). */
 static inline uint64_t clipt_plan_region_elems(const struct clipt_plan_s *p)

@@ -58,6 +58,12 @@ clipt_status clipt_plan_query(clipt_plan p, clipt_plan_info *info)
     info->num_stages = p->num_stages;
     info->tuning_entry = p->ctx->profile.tuning_entry;
     info->predicted_seconds = predicted_seconds(p);
+    info->ndim = p->nd.ndim; /* the array as given, and its passes */
+    for (unsigned i = 0; i < p->nd.ndim; i++) {
+        info->dims[i] = p->nd.dims[i];
+        info->perm[i] = p->nd.perm[i];
+    }
+    info->num_passes = p->nd.num_passes;
     return CLIPT_SUCCESS;
 }
 
@@ -151,16 +157,21 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
         tables += stage.table_bytes;
     }
     add(&t, "shape: %zu x %zu, %zu-byte elements\n", info.rows, info.cols, info.elem_size);
-    if (info.algorithm == CLIPT_ALGORITHM_C2R)
-        add(&t, "algorithm: C2R (forced): %u passes (column rotation when gcd > 1, row "
-            "shuffle, column shuffle)\n", info.num_stages);
-    else
-        add(&t, "sequence: %s%s\n", clipt_sequence_name(info.sequence),
-            info.sequence_forced ? " (forced)" : " (automatic)");
-    add(&t, "tiles: m=%zu n=%zu (%s)\n", info.tile_m, info.tile_n, info.tile_reason);
-    add(&t, "padded shape: %zu x %zu%s\n", info.padded_rows, info.padded_cols,
-        (info.padded_rows != info.rows || info.padded_cols != info.cols) ? ""
-                                                                          : " (no padding)");
+    if (p->permute)
+        add_length(&t, clipt_permute_describe(p, t.s + t.used, sizeof t.s - t.used));
+    if (clipt_plan_is_2d(p)) { /* else each pass says its own */
+        if (info.algorithm == CLIPT_ALGORITHM_C2R)
+            add(&t, "algorithm: C2R (forced): %u passes (column rotation when gcd > 1, row "
+                    "shuffle, column shuffle)\n", info.num_stages);
+        else
+            add(&t, "sequence: %s%s\n", clipt_sequence_name(info.sequence),
+                info.sequence_forced ? " (forced)" : " (automatic)");
+        add(&t, "tiles: m=%zu n=%zu (%s)\n", info.tile_m, info.tile_n, info.tile_reason);
+        add(&t, "padded shape: %zu x %zu%s\n", info.padded_rows, info.padded_cols,
+            (info.padded_rows != info.rows || info.padded_cols != info.cols)
+                ? ""
+                : " (no padding)");
+    }
     add_buffer_line(&t, &info);
     add(&t, "scratch bytes: %zu (scratch buffer %zu, cycle-segment tables %zu)\n",
         info.scratch_bytes, info.scratch_bytes - tables, tables);

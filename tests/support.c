@@ -178,17 +178,17 @@ void test_expect_buffer(test_env *env, cl_mem buf, const unsigned char *want,
 
 /* ---- whole transpositions ---------------------------------------------- */
 
-/* The run's expected contents: the pattern with the matrix at `offset`
- * replaced by its transpose. */
+/* The run's expected contents: the pattern with the array at `offset`
+ * replaced by its permutation. */
 static unsigned char *expected_after(const unsigned char *before, size_t total,
-                                     size_t offset, size_t rows, size_t cols,
-                                     size_t elem)
+                                     size_t offset, unsigned ndim, const size_t *dims,
+                                     const unsigned *perm, size_t elem)
 {
     unsigned char *expect = malloc(total);
     if (!expect)
         return NULL;
     memcpy(expect, before, total);
-    test_reference_transpose(before + offset, expect + offset, rows, cols, elem);
+    hostmat_permute(before + offset, expect + offset, ndim, dims, perm, elem);
     return expect;
 }
 
@@ -207,50 +207,82 @@ static clipt_status run_plan(test_env *env, clipt_plan plan, cl_mem buf,
     return s;
 }
 
+/* Runs `plan` on a pattern buffer with the array at `offset` and 64 bytes
+ * to spare, and counts the wrong bytes: the array's against the reference,
+ * and those before the offset and past the plan's buffer size (the padding
+ * room between may hold anything). */
+static clipt_status check_plan(test_env *env, clipt_plan plan, unsigned ndim,
+                               const size_t *dims, const unsigned *perm, size_t elem,
+                               size_t offset, uint64_t seed, size_t *mismatch)
+{
+    cl_mem buf = NULL;
+    unsigned char *host = NULL, *expect = NULL;
+    size_t total, first, bytes = elem;
+    clipt_status s;
+    cl_int err;
+    for (unsigned i = 0; i < ndim; i++)
+        bytes *= dims[i];
+    total = offset + clipt_plan_buffer_size(plan) + 64;
+    total += (elem - total % elem) % elem;
+    host = malloc(total);
+    if (!host)
+        return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+    test_fill_pattern(host, total / elem, elem, seed);
+    expect = expected_after(host, total, offset, ndim, dims, perm, elem);
+    buf = clCreateBuffer(env->cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                         total, host, &err);
+    s = expect ? err : CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+    if (s == CL_SUCCESS)
+        s = run_plan(env, plan, buf, offset, host, total);
+    if (s == CLIPT_SUCCESS) {
+        size_t end = offset + clipt_plan_buffer_size(plan);
+        *mismatch = test_mismatches(host, expect, offset + bytes, &first) +
+                    test_mismatches(host + end, expect + end, total - end, &first);
+    }
+    if (buf)
+        clReleaseMemObject(buf);
+    free(host);
+    free(expect);
+    return s;
+}
+
 clipt_status test_run_transpose(test_env *env, size_t rows, size_t cols,
                                 size_t elem, size_t offset,
                                 const clipt_plan_options *opts,
                                 size_t *mismatch, char *describe, size_t dlen)
 {
+    const size_t dims[2] = {rows, cols};
+    const unsigned perm[2] = {1, 0};
     clipt_plan plan = NULL;
-    cl_mem buf = NULL;
-    unsigned char *host = NULL, *expect = NULL;
-    size_t total, first;
     clipt_status s;
-    cl_int err;
     *mismatch = (size_t)-1;
     s = clipt_plan_create(env->ctx, rows, cols, elem, opts, &plan);
     if (s != CLIPT_SUCCESS)
         return s;
     if (describe)
         clipt_plan_describe(plan, describe, dlen);
-    total = offset + clipt_plan_buffer_size(plan) + 64;
-    total += (elem - total % elem) % elem;
-    host = malloc(total);
-    if (!host) {
-        s = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
-        goto done;
-    }
-    test_fill_pattern(host, total / elem, elem, rows * 1315423911u + cols);
-    expect = expected_after(host, total, offset, rows, cols, elem);
-    buf = clCreateBuffer(env->cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                         total, host, &err);
-    s = expect ? err : CLIPT_ERROR_OUT_OF_HOST_MEMORY;
-    if (s == CL_SUCCESS)
-        s = run_plan(env, plan, buf, offset, host, total);
-    /* the transpose region must match and the bytes before the offset and
-     * after the plan's buffer size be untouched; the padding room between
-     * may hold anything */
-    if (s == CLIPT_SUCCESS) {
-        size_t end = offset + clipt_plan_buffer_size(plan);
-        *mismatch = test_mismatches(host, expect, offset + rows * cols * elem, &first) +
-                    test_mismatches(host + end, expect + end, total - end, &first);
-    }
-done:
-    if (buf)
-        clReleaseMemObject(buf);
-    free(host);
-    free(expect);
+    s = check_plan(env, plan, 2, dims, perm, elem, offset, rows * 1315423911u + cols, mismatch);
+    clipt_plan_release(plan);
+    return s;
+}
+
+clipt_status test_run_permute(test_env *env, unsigned ndim, const size_t *dims,
+                              const unsigned *perm, size_t elem, size_t offset,
+                              const clipt_plan_options *opts, size_t *mismatch,
+                              char *describe, size_t dlen)
+{
+    clipt_plan plan = NULL;
+    clipt_status s;
+    uint64_t seed = ndim;
+    *mismatch = (size_t)-1;
+    s = clipt_plan_create_permute(env->ctx, ndim, dims, perm, elem, opts, &plan);
+    if (s != CLIPT_SUCCESS)
+        return s;
+    if (describe)
+        clipt_plan_describe(plan, describe, dlen);
+    for (unsigned i = 0; i < ndim; i++)
+        seed = seed * 1315423911u + dims[i] * 31 + perm[i];
+    s = check_plan(env, plan, ndim, dims, perm, elem, offset, seed, mismatch);
     clipt_plan_release(plan);
     return s;
 }

@@ -128,6 +128,13 @@ clipt_status test_run_transpose(test_env *env, size_t rows, size_t cols,
 void test_run_on_sub_buffer(test_env *env, size_t rows, size_t cols, size_t elem,
                             size_t offset, const clipt_plan_options *opts);
 
+/* The same for an axis permutation (clipt_plan_create_permute), against
+ * hostmat_permute. */
+clipt_status test_run_permute(test_env *env, unsigned ndim, const size_t *dims,
+                              const unsigned *perm, size_t elem, size_t offset,
+                              const clipt_plan_options *opts, size_t *mismatch,
+                              char *describe, size_t dlen);
+
 /* ---- single stages ------------------------------------------------------ */
 
 /* Elements of the region a stage works on (see clipt_stage_spec). */

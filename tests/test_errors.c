@@ -775,6 +775,28 @@ static void run_kernel_file_case(const bad_input *row)
 
 /* ---- the rows ---- */
 
+/* ---- clipt_plan_create_permute ---- */
+
+typedef struct permute_case {
+    unsigned ndim;
+    size_t dims[CLIPT_MAX_DIMS + 1];
+    unsigned perm[CLIPT_MAX_DIMS + 1];
+    size_t elem;
+    int null_dims, null_perm;
+} permute_case;
+
+static void run_permute_case(const bad_input *row)
+{
+    const permute_case *c = row->arg;
+    clipt_plan out = W->main.plan; /* must be reset */
+    expect_status(row, clipt_plan_create_permute(W->main.env.ctx, c->ndim,
+                                                 c->null_dims ? NULL : c->dims,
+                                                 c->null_perm ? NULL : c->perm, c->elem,
+                                                 NULL, &out));
+    if (out != NULL)
+        fail_msg("%s: the output handle was not set to NULL", row->test);
+}
+
 #define ROW(test, call, what, want, run, arg) {test, call, what, #want, want, run, arg}
 #define CONTEXT(...) &(const context_case){__VA_ARGS__}
 #define SHAPE(r, c, e) &(const plan_case){r, c, e, 0, 0, 0, {0}}
@@ -782,6 +804,7 @@ static void run_kernel_file_case(const bad_input *row)
     &(const plan_case){ROWS, COLS, ELEM, null_context, null_out, 0, {0}}
 #define OPTS(...) &(const plan_case){ROWS, COLS, ELEM, 0, 0, 0, {__VA_ARGS__}}
 #define ENQ(...) &(const enqueue_case){__VA_ARGS__}
+#define PERMUTE(...) &(const permute_case){__VA_ARGS__}
 #define ONE_SHOT(...) &(const transpose_case){__VA_ARGS__}
 #define TEXT(...) &(const text_case){__VA_ARGS__}
 #define PROFILE(c) &(const profile_case){c}
@@ -1074,6 +1097,34 @@ static bad_input catalogue[] = {
         "a name no tuning field has (tile_m, an option but no tuning value)",
         CLIPT_ERROR_INVALID_OPTION, run_query_case,
         QUERY(TUNING_SET, 0, 0, "tile_m", STAGE_FIRST)),
+
+    ROW("bad_permute_null_dims", "clipt_plan_create_permute", "NULL dims",
+        CLIPT_ERROR_NULL_ARGUMENT, run_permute_case,
+        PERMUTE(3, {2, 3, 4}, {0, 2, 1}, ELEM, 1, 0)),
+    ROW("bad_permute_null_perm", "clipt_plan_create_permute", "NULL perm",
+        CLIPT_ERROR_NULL_ARGUMENT, run_permute_case,
+        PERMUTE(3, {2, 3, 4}, {0, 2, 1}, ELEM, 0, 1)),
+    ROW("bad_permute_elem_3", "clipt_plan_create_permute", "element size 3",
+        CLIPT_ERROR_INVALID_ELEM_SIZE, run_permute_case,
+        PERMUTE(3, {2, 3, 4}, {0, 2, 1}, 3, 0, 0)),
+    ROW("bad_permute_ndim_0", "clipt_plan_create_permute", "ndim 0",
+        CLIPT_ERROR_INVALID_NDIM, run_permute_case, PERMUTE(0, {2}, {0}, ELEM, 0, 0)),
+    ROW("bad_permute_ndim_9", "clipt_plan_create_permute", "ndim 9 (above CLIPT_MAX_DIMS)",
+        CLIPT_ERROR_INVALID_NDIM, run_permute_case,
+        PERMUTE(9, {2, 2, 2, 2, 2, 2, 2, 2, 2}, {8, 7, 6, 5, 4, 3, 2, 1, 0}, ELEM, 0, 0)),
+    ROW("bad_permute_axis_repeated", "clipt_plan_create_permute", "axis 2 repeated (0, 2, 2)",
+        CLIPT_ERROR_INVALID_PERMUTATION, run_permute_case,
+        PERMUTE(3, {2, 3, 4}, {0, 2, 2}, ELEM, 0, 0)),
+    ROW("bad_permute_axis_out_of_range", "clipt_plan_create_permute",
+        "axis 3 of a 3-D array (0, 3, 1)", CLIPT_ERROR_INVALID_PERMUTATION, run_permute_case,
+        PERMUTE(3, {2, 3, 4}, {0, 3, 1}, ELEM, 0, 0)),
+    ROW("bad_permute_dim_zero", "clipt_plan_create_permute", "a dimension of 0",
+        CLIPT_ERROR_INVALID_SHAPE, run_permute_case,
+        PERMUTE(3, {2, 0, 4}, {0, 2, 1}, ELEM, 0, 0)),
+    ROW("bad_permute_overflow", "clipt_plan_create_permute",
+        "the dimensions' product times elem does not fit in size_t (SIZE_MAX/8 x 1 x 3)",
+        CLIPT_ERROR_SHAPE_OVERFLOW, run_permute_case,
+        PERMUTE(3, {SIZE_MAX / 8, 1, 3}, {2, 1, 0}, ELEM, 0, 0)),
 };
 
 static void run_row(void **state)

@@ -8,7 +8,8 @@
  * and one buffer reused throughout, so that the run stays short on a CPU
  * device.  Then forced tiles that do not divide their side (padding AUTO
  * pads it to their next multiple, as clipt bench --brute-force's padded
- * candidates do), under every sequence.  Then forced C2R plans. */
+ * candidates do), under every sequence.  Then forced C2R plans.  Then 2000
+ * random axis permutations of ndim 1..8 (clipt_plan_create_permute). */
 #include "support.h"
 #include "modular.h"
 #include "plan.h"
@@ -71,27 +72,53 @@ static void bench_close(bench *b)
 typedef struct tally {
     size_t per_elem[COUNT(elem_sizes)];
     size_t multi_stage, padded, by_model;
+    size_t passes;                   /* permutations of several passes */
 } tally;
 
-/* One shape: writes the pattern over the region the run may touch, runs
- * the automatic plan, and compares that region, plus SLACK bytes after it,
- * with the expected bytes (the padding room itself may hold anything). */
-static void run_shape(test_env *env, clipt_context cx, bench *b, size_t i, size_t rows,
-                      size_t cols, size_t elem, size_t offset, const clipt_plan_options *o,
-                      tally *t)
+/* Text naming a case in a failure: "3 x 5" or "(3, 5, 7) axes (2, 0, 1)". */
+static const char *case_text(unsigned ndim, const size_t *dims, const unsigned *perm)
 {
-    const size_t bytes = rows * cols * elem;
+    static char text[256];
+    int used = 0;
+    if (!perm) {
+        snprintf(text, sizeof text, "%zu x %zu", dims[0], dims[1]);
+        return text;
+    }
+    for (unsigned i = 0; i < ndim; i++)
+        used += snprintf(text + used, sizeof text - (size_t)used, "%s%zu", i ? ", " : "(",
+                         dims[i]);
+    for (unsigned i = 0; i < ndim; i++)
+        used += snprintf(text + used, sizeof text - (size_t)used, "%s%u",
+                         i ? ", " : ") axes (", perm[i]);
+    snprintf(text + used, sizeof text - (size_t)used, ")");
+    return text;
+}
+
+/* One case: writes the pattern over the region the run may touch, runs
+ * the plan (perm NULL: clipt_plan_create's for the 2-D dims), and
+ * compares that region, plus SLACK bytes after it, with the expected bytes
+ * (the padding room itself may hold anything). */
+static void run_case(test_env *env, clipt_context cx, bench *b, size_t i, unsigned ndim,
+                     const size_t *dims, const unsigned *perm, size_t elem, size_t offset,
+                     const clipt_plan_options *o, tally *t)
+{
+    static const unsigned swap[2] = {1, 0};
+    size_t bytes = elem;
     clipt_plan plan = NULL;
     cl_event done = NULL;
     size_t first, span;
-    clipt_status s = clipt_plan_create(cx, rows, cols, elem, o, &plan);
+    clipt_status s = perm ? clipt_plan_create_permute(cx, ndim, dims, perm, elem, o, &plan)
+                          : clipt_plan_create(cx, dims[0], dims[1], elem, o, &plan);
     if (s != CLIPT_SUCCESS)
-        fail_msg("shape %zu: %zu x %zu, %zu-byte elements: clipt_plan_create: %s", i, rows,
-                 cols, elem, clipt_status_string(s));
+        fail_msg("case %zu: %s, %zu-byte elements: plan: %s", i, case_text(ndim, dims, perm),
+                 elem, clipt_status_string(s));
+    for (unsigned k = 0; k < ndim; k++)
+        bytes *= dims[k];
     span = offset + clipt_plan_buffer_size(plan) + SLACK;
     assert_true(span <= b->capacity);
     memcpy(b->expect, b->pattern, span);
-    test_reference_transpose(b->pattern + offset, b->expect + offset, rows, cols, elem);
+    hostmat_permute(b->pattern + offset, b->expect + offset, ndim, dims, perm ? perm : swap,
+                    elem);
     s = clEnqueueWriteBuffer(env->cl.queue, b->buf, CL_FALSE, 0, span, b->pattern, 0, NULL,
                              NULL);
     if (s == CL_SUCCESS)
@@ -102,26 +129,35 @@ static void run_shape(test_env *env, clipt_context cx, bench *b, size_t i, size_
     if (done)
         clReleaseEvent(done);
     if (s != CL_SUCCESS)
-        fail_msg("shape %zu: %zu x %zu, %zu-byte elements at %zu: %s", i, rows, cols, elem,
-                 offset, clipt_status_string(s));
+        fail_msg("case %zu: %s, %zu-byte elements at %zu: %s", i, case_text(ndim, dims, perm),
+                 elem, offset, clipt_status_string(s));
     if (test_mismatches(b->got, b->expect, offset + bytes, &first) ||
         test_mismatches(b->got + span - SLACK, b->expect + span - SLACK, SLACK, &first)) {
         static char text[16384];
         clipt_plan_describe(plan, text, sizeof text);
-        fail_msg("shape %zu: %zu x %zu, %zu-byte elements at byte offset %zu: wrong\n%s", i,
-                 rows, cols, elem, offset, text);
+        fail_msg("case %zu: %s, %zu-byte elements at byte offset %zu: wrong\n%s", i,
+                 case_text(ndim, dims, perm), elem, offset, text);
     }
     t->multi_stage += plan->num_stages > 1;
     t->padded += clipt_plan_buffer_size(plan) > bytes;
-    t->by_model += strstr(plan->choice.why, "by the cost model") != NULL;
+    t->by_model += plan->choice.why && strstr(plan->choice.why, "by the cost model") != NULL;
+    t->passes += plan->nd.num_passes > 1;
     clipt_plan_release(plan);
+}
+
+static void run_shape(test_env *env, clipt_context cx, bench *b, size_t i, size_t rows,
+                      size_t cols, size_t elem, size_t offset, const clipt_plan_options *o,
+                      tally *t)
+{
+    const size_t dims[2] = {rows, cols};
+    run_case(env, cx, b, i, 2, dims, NULL, elem, offset, o, t);
 }
 
 static void test_random_small_shapes(void **state)
 {
     test_env *env = TEST_ENV(state);
     clipt_context contexts[5];
-    tally t = {{0}, 0, 0, 0};
+    tally t = {{0}, 0, 0, 0, 0};
     uint64_t seed = 10000;
     bench b;
     const double start = util_now_seconds();
@@ -164,7 +200,7 @@ static void test_forced_padded_tiles(void **state)
         CLIPT_SEQUENCE_4_1, CLIPT_SEQUENCE_4_2, CLIPT_SEQUENCE_4_3};
     test_env *env = TEST_ENV(state);
     clipt_context gpu = test_context_limited(env, 48 * 1024);
-    tally t = {{0}, 0, 0, 0};
+    tally t = {{0}, 0, 0, 0, 0};
     uint64_t seed = 4242;
     size_t runs = 0;
     bench b;
@@ -196,7 +232,7 @@ static void test_c2r_shapes(void **state)
 {
     test_env *env = TEST_ENV(state);
     clipt_context contexts[3];
-    tally t = {{0}, 0, 0, 0};
+    tally t = {{0}, 0, 0, 0, 0};
     uint64_t seed = 1414;
     size_t two = 0, three = 0;
     bench b;
@@ -227,12 +263,55 @@ static void test_c2r_shapes(void **state)
         clipt_context_release(contexts[c]);
 }
 
+/* Random axis permutations: ndim 1..8, dimensions of 1..9 (a third of
+ * them 1) with at most MAX_ELEMS elements, every element size, offsets, on
+ * the device's local memory and on 4 KiB (tiles fall back as on a GPU). */
+static void test_random_permutations(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_context contexts[2] = {env->ctx, test_context_limited(env, 4 * 1024)};
+    tally t = {{0}, 0, 0, 0, 0};
+    uint64_t seed = 1515;
+    bench b;
+    bench_open(env, &b);
+    for (size_t i = 0; i < 2000; i++) {
+        const unsigned ndim = (unsigned)test_rand_range(&seed, 1, 8);
+        const size_t e = (size_t)(test_rand(&seed) % COUNT(elem_sizes));
+        const size_t offset = elem_sizes[e] * (size_t)(test_rand(&seed) % (MAX_OFFSET + 1));
+        size_t dims[8], count = 1;
+        unsigned perm[8];
+        for (unsigned k = 0; k < ndim; k++) {
+            const size_t most = MAX_ELEMS / 2 / count;
+            dims[k] = test_rand(&seed) % 3 == 0 ? 1 : test_rand_range(&seed, 1, 9);
+            if (k == ndim - 1 && ndim <= 3)
+                dims[k] = test_rand_range(&seed, 1, 40);
+            dims[k] = dims[k] < most ? dims[k] : most > 0 ? most : 1;
+            count *= dims[k];
+            perm[k] = k;
+        }
+        for (unsigned k = ndim; k-- > 1;) {
+            const unsigned j = (unsigned)test_rand_range(&seed, 0, k), x = perm[k];
+            perm[k] = perm[j];
+            perm[j] = x;
+        }
+        run_case(env, contexts[i % 2], &b, i, ndim, dims, perm, elem_sizes[e], offset, NULL,
+                 &t);
+        t.per_elem[e]++;
+    }
+    print_message("2000 permutations bit-exact (%zu of several passes, %zu of several "
+                  "stages)\n", t.passes, t.multi_stage);
+    assert_true(t.passes > 200 && t.multi_stage > 400);
+    bench_close(&b);
+    clipt_context_release(contexts[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_small_shapes),
         cmocka_unit_test(test_forced_padded_tiles),
         cmocka_unit_test(test_c2r_shapes),
+        cmocka_unit_test(test_random_permutations),
     };
     test_apply_filter();
     return cmocka_run_group_tests(tests, test_group_open, test_group_close);

@@ -66,6 +66,28 @@ void hostmat_transpose(const unsigned char *in, unsigned char *out,
         }
 }
 
+void hostmat_permute(const unsigned char *in, unsigned char *out, unsigned ndim,
+                     const size_t *dims, const unsigned *perm, size_t elem)
+{
+    size_t stride[8], idx[8] = {0}, count = 1, src = 0;
+    for (unsigned a = ndim; a-- > 0;) {
+        stride[a] = count;
+        count *= dims[a];
+    }
+    /* walk the output in order, an odometer over its axes; src follows */
+    for (size_t k = 0; k < count; k++) {
+        memcpy(out + k * elem, in + src * elem, elem);
+        for (unsigned t = ndim; t-- > 0;) {
+            const unsigned a = perm[t];
+            src += stride[a];
+            if (++idx[t] < dims[a])
+                break;
+            src -= stride[a] * dims[a];
+            idx[t] = 0;
+        }
+    }
+}
+
 size_t hostmat_compare(const unsigned char *got, const unsigned char *want,
                        size_t count, size_t elem, size_t *first)
 {

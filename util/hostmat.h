@@ -21,6 +21,12 @@ void hostmat_fill_range(unsigned char *data, size_t first, size_t count, size_t 
 void hostmat_transpose(const unsigned char *in, unsigned char *out,
                        size_t rows, size_t cols, size_t elem);
 
+/* out = numpy.transpose(in, axes=perm) made contiguous (out of place):
+ * `in` is a row-major array of ndim (1..8) dimensions dims[], perm a
+ * permutation of 0..ndim-1; out's axis t is in's axis perm[t]. */
+void hostmat_permute(const unsigned char *in, unsigned char *out, unsigned ndim,
+                     const size_t *dims, const unsigned *perm, size_t elem);
+
 /* Number of elements of `got` that differ from `want`; *first (when not
  * NULL and something differs) receives the index of the first one. */
 size_t hostmat_compare(const unsigned char *got, const unsigned char *want,

@@ -1,6 +1,10 @@
 #include "plan_text.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The papers' names of the sequences (Gomez-Luna et al., Fig. 2). */
@@ -102,4 +106,44 @@ void plan_text_stage(const clipt_stage_info *s, char *buf, size_t len)
                  (unsigned long long)s->instances, s->instances == 1 ? "matrix" : "matrices",
                  (unsigned long long)s->a, (unsigned long long)s->b,
                  (unsigned long long)s->s);
+}
+
+/* Reads up to CLIPT_MAX_DIMS numbers separated by `sep`, ending at `end`;
+ * *count receives how many.  Returns the text after them, or NULL. */
+static const char *parse_list(const char *t, char sep, char end, unsigned long long min,
+                              unsigned long long *v, unsigned *count)
+{
+    *count = 0;
+    for (;;) {
+        char *after;
+        if (!isdigit((unsigned char)*t) || *count == CLIPT_MAX_DIMS)
+            return NULL;
+        errno = 0;
+        v[*count] = strtoull(t, &after, 10);
+        if (errno || v[*count] < min || v[*count] > SIZE_MAX)
+            return NULL;
+        ++*count;
+        if (*after == end)
+            return after;
+        if (*after != sep)
+            return NULL;
+        t = after + 1;
+    }
+}
+
+int plan_text_parse_permutation(const char *text, plan_text_permutation *out)
+{
+    unsigned long long dims[CLIPT_MAX_DIMS], perm[CLIPT_MAX_DIMS];
+    unsigned nd = 0, np = 0;
+    const char *t = parse_list(text, 'x', ':', 1, dims, &nd);
+    if (!t || !parse_list(t + 1, ',', '\0', 0, perm, &np) || np != nd)
+        return 0;
+    out->ndim = nd;
+    for (unsigned i = 0; i < nd; i++) {
+        if (perm[i] >= nd)
+            return 0;
+        out->dims[i] = (size_t)dims[i];
+        out->perm[i] = (unsigned)perm[i];
+    }
+    return 1;
 }

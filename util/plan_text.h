@@ -16,6 +16,17 @@ const char *plan_text_sequence(clipt_sequence s);
  * (*out unchanged) for any other text. */
 int plan_text_parse_sequence(const char *text, clipt_sequence *out);
 
+/* An axis permutation written "DIMS:PERM", e.g. "64x256x56x56:0,2,3,1":
+ * 1 to CLIPT_MAX_DIMS positive dimensions joined by 'x', then as many
+ * axes joined by ','.  Fills *ndim, dims and perm and returns 1, or 0 for
+ * any other text (the permutation itself is checked by the library). */
+typedef struct plan_text_permutation {
+    unsigned ndim;
+    size_t dims[CLIPT_MAX_DIMS];
+    unsigned perm[CLIPT_MAX_DIMS];
+} plan_text_permutation;
+int plan_text_parse_permutation(const char *text, plan_text_permutation *out);
+
 /* The following write NUL-terminated text into buf (len > 0), cut to fit.
  *   plan_text_choice: "3.2 (forced)", "2.1 (automatic)" or "c2r (forced)";
  *   plan_text_tiles:  "m=24 n=16";

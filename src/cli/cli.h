@@ -104,6 +104,9 @@ const char *cli_parse_elem_size(const char *text, void *size_t_target);
 const char *cli_parse_sequence(const char *text, void *sequence_target);
 /* "auto", "tpds" or "c2r" into a clipt_algorithm. */
 const char *cli_parse_algorithm(const char *text, void *algorithm_target);
+/* "DIMS:PERM" (plan_text_parse_permutation): target is a
+ * plan_text_permutation. */
+const char *cli_parse_permutation(const char *text, void *permutation_target);
 /* Stores the (non-empty) text itself: target is a const char *. */
 const char *cli_parse_text(const char *text, void *string_target);
 /* Tuning overrides "name=value[,name=value...]": cli_parse_tuning checks the

@@ -70,6 +70,14 @@ memory \\(010!\\).*moving blocks of elements along cycles \\(100!\\)" info)
   expect(0 "\n  run        transpose a demo.*\n  info       list .*\n\
   bench      throughput.*\n  transpose  transpose a " --help)
   expect(0 "shape: +64 x 48,.*verified: +yes" run --rows=64 --cols=48 --rep=2)
+  # --permute: N-D axis permutations, verified; bad lists are usage errors
+  expect(0 "permutation: +\\(4, 6, 7, 9\\) axes \\(0, 2, 3, 1\\).*passes: +1.*verified: +yes"
+    run --permute 4x6x7x9:0,2,3,1 --repeat 2)
+  expect(0 "pass 2: \\(A, B, C, D\\).*verified: +yes" run --permute 3x4x5x6x7:4,2,0,3,1
+    --elem 2 --describe)
+  expect(2 "expected DIMS:AXES" run --permute 3x4:0)
+  expect(2 "expected DIMS:AXES" run --permute 3x0:1,0)
+  expect(2 "INVALID_PERMUTATION" run --permute 3x4:0,0)
   expect(0 "shape: +64 x 48,.*verified: +yes" run --rows 64 --cols 48 --repeat=1)
   expect(2 "ambiguous option '--t' \\(--tile-m, --tile-n, --tune\\)" run --t 3)
   expect(2 "unknown option '-x'" run -x)

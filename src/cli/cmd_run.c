@@ -28,6 +28,7 @@ typedef struct run_args {
     size_t repeat;
     int describe;
     const char *tuning;    /* --tune list, or NULL */
+    plan_text_permutation permute; /* --permute; ndim 0: the 2-D rows x cols */
 } run_args;
 
 /* The demo matrix on the host and on the device. */
@@ -66,6 +67,9 @@ static const char run_description[] =
     "Fig. 2: 1 moves single elements along cycles; 2.1 and 2.2 take one tile\n"
     "transpose and one block move; 3.1, 3.2 three passes and 4.1, 4.2, 4.3\n"
     "four (4.3 fuses two) over m x n tiles.  --describe names every pass.\n"
+    "--permute DIMS:AXES (e.g. 64x256x56x56:0,2,3,1, NCHW -> NHWC) permutes\n"
+    "the axes of a DIMS array instead of transposing rows x cols, as\n"
+    "numpy.transpose(a, axes) made contiguous, verified against the CPU.\n"
     "Exit status: 0 all runs verified, 1 wrong result, 2 usage error,\n"
     "3 OpenCL or clipt failure.";
 
@@ -111,10 +115,24 @@ static int parse_run_args(int argc, char **argv, run_args *a, int *status)
         {"describe", NULL, NULL, &a->describe, "print the plan (clipt_plan_describe)"},
         {"tune", "LIST", cli_parse_tuning, &a->tuning,
          "tuning overrides NAME=VALUE,... (names as in 'clipt info')"},
+        {"permute", "DIMS:AXES", cli_parse_permutation, &a->permute,
+         "permute the axes of a DIMS array (e.g. 64x256x56x56:0,2,3,1), not rows x cols"},
     };
     if (!cli_parse_options(&cli_cmd_run, opts, sizeof opts / sizeof opts[0], argc,
                            argv, NULL, 0, NULL, status))
         return 0;
+    if (a->permute.ndim) { /* the array's elements, counted as rows x 1 */
+        a->rows = 1;
+        a->cols = 1;
+        for (unsigned i = 0; i < a->permute.ndim; i++) {
+            if (a->rows > SIZE_MAX / a->permute.dims[i]) {
+                *status = cli_usage_error(&cli_cmd_run, "--permute: the array does not "
+                                          "fit in memory");
+                return 0;
+            }
+            a->rows *= a->permute.dims[i];
+        }
+    }
     /* caught here so that the messages name the options, not an API code */
     if (a->rows > SIZE_MAX / a->cols || a->rows * a->cols > SIZE_MAX / a->elem) {
         *status = cli_usage_error(&cli_cmd_run, "a %zu x %zu matrix of %zu-byte elements "
@@ -141,11 +159,13 @@ static int make_plan(cli_session *s, const run_args *a, clipt_plan *plan)
     o.tile_n = a->tile_n;
     o.padding = a->no_padding ? CLIPT_PADDING_NONE : CLIPT_PADDING_AUTO;
     cli_apply_tuning(a->tuning, &o); /* checked when parsed */
-    st = clipt_plan_create(s->cx, a->rows, a->cols, a->elem, &o, plan);
+    st = a->permute.ndim ? clipt_plan_create_permute(s->cx, a->permute.ndim, a->permute.dims,
+                                                     a->permute.perm, a->elem, &o, plan)
+                         : clipt_plan_create(s->cx, a->rows, a->cols, a->elem, &o, plan);
     if (st == CLIPT_SUCCESS)
         return CLI_EXIT_OK;
-    snprintf(what, sizeof what, "cannot plan %zu x %zu with %zu-byte elements",
-             a->rows, a->cols, a->elem);
+    snprintf(what, sizeof what, "cannot plan %s%zu x %zu with %zu-byte elements",
+             a->permute.ndim ? "the permutation of " : "", a->rows, a->cols, a->elem);
     return cli_report(cli_cmd_run.name, s->cx, what, st);
 }
 
@@ -186,7 +206,11 @@ static int demo_prepare(cli_session *s, clipt_plan plan, const run_args *a, demo
         return CLI_EXIT_FAILURE;
     }
     hostmat_fill(d->input, d->count, a->elem);
-    hostmat_transpose(d->input, d->expect, a->rows, a->cols, a->elem);
+    if (a->permute.ndim)
+        hostmat_permute(d->input, d->expect, a->permute.ndim, a->permute.dims,
+                        a->permute.perm, a->elem);
+    else
+        hostmat_transpose(d->input, d->expect, a->rows, a->cols, a->elem);
     d->buf = clCreateBuffer(s->cl.context, CL_MEM_READ_WRITE, d->buffer_bytes, NULL, &err);
     if (err != CL_SUCCESS) {
         d->buf = NULL;
@@ -305,6 +329,19 @@ static void print_verdict(const run_args *a, const run_stats *r)
            a->rows * a->cols, row, col);
 }
 
+/* "permutation: (64, 256, 56, 56) axes (0, 2, 3, 1), 4-byte elements" */
+static void print_permutation(const run_args *a, double bytes)
+{
+    const plan_text_permutation *q = &a->permute;
+    printf("permutation:  (");
+    for (unsigned i = 0; i < q->ndim; i++)
+        printf("%s%zu", i ? ", " : "", q->dims[i]);
+    printf(") axes (");
+    for (unsigned i = 0; i < q->ndim; i++)
+        printf("%s%u", i ? ", " : "", q->perm[i]);
+    printf("), %zu-byte elements (%.2f MB)\n", a->elem, bytes / 1e6);
+}
+
 /* The plan's choices in the words of clipt_plan_describe, then the runs'. */
 static void print_report(const cli_session *s, const run_args *a, const clipt_plan_info *p,
                          const run_stats *r)
@@ -316,11 +353,18 @@ static void print_report(const cli_session *s, const run_args *a, const clipt_pl
     plan_text_tiles(p, tiles, sizeof tiles);
     plan_text_padded(p, padded, sizeof padded);
     printf("device:       %s (%s)\n", s->cl.device_name, s->cl.platform_name);
-    printf("shape:        %zu x %zu, %zu-byte elements (%.2f MB)\n", a->rows, a->cols,
-           a->elem, bytes / 1e6);
-    printf("sequence:     %s\n", choice);
-    printf("tiles:        %s\n", tiles);
-    printf("padded shape: %s\n", padded);
+    if (a->permute.ndim)
+        print_permutation(a, bytes);
+    else
+        printf("shape:        %zu x %zu, %zu-byte elements (%.2f MB)\n", a->rows, a->cols,
+               a->elem, bytes / 1e6);
+    if (a->permute.ndim)
+        printf("passes:       %u (--describe lists them)\n", p->num_passes);
+    if (!a->permute.ndim || (p->num_passes == 1 && p->cols != 1)) { /* one 2-D plan */
+        printf("sequence:     %s\n", choice);
+        printf("tiles:        %s\n", tiles);
+        printf("padded shape: %s\n", padded);
+    }
     printf("device time:  %.3f ms (median of %zu run%s)\n", 1e3 * t, a->repeat,
            a->repeat == 1 ? "" : "s");
     print_stage_times(r, a->repeat);
@@ -335,7 +379,8 @@ static void print_report(const cli_session *s, const run_args *a, const clipt_pl
 
 static int run_main(int argc, char **argv)
 {
-    run_args a = {5000, 3001, 4, CLIPT_SEQUENCE_AUTO, 0, 0, 0, CLIPT_ALGORITHM_AUTO, 1, 0, NULL};
+    run_args a = {5000, 3001, 4, CLIPT_SEQUENCE_AUTO, 0, 0, 0, CLIPT_ALGORITHM_AUTO, 1, 0, NULL,
+                  {0, {0}, {0}}};
     cli_session s;
     clipt_plan plan = NULL;
     demo d = {0};

@@ -36,6 +36,8 @@ typedef struct transpose_args {
     const char *output;       /* -o / --output or the second operand       */
     const char *output_option;/* -o / --output itself                      */
     size_t rows, cols, elem;  /* raw mode: all three given                 */
+    const char *axes;         /* --axes: numpy.transpose's axes, .npy only */
+    size_t batch;             /* raw mode: --batch matrices back to back  */
     int verify, demo, progress;
 } transpose_args;
 
@@ -47,7 +49,8 @@ static const char transpose_description[] =
     "device (CLIPT_PLATFORM / CLIPT_DEVICE), so that numpy.load(OUT) equals\n"
     "numpy.load(FILE).T with the same dtype and order flag.  With --rows,\n"
     "--cols and --elem, FILE holds raw row-major elements instead, and the\n"
-    "output the raw cols x rows transpose.\n"
+    "output the raw cols x rows transpose; with --batch B, FILE holds B such\n"
+    "matrices back to back and each is transposed.\n"
     "OUT (-o OUT, or a second operand) is written atomically (a new file next\n"
     "to it, synced, renamed over it); an OUT that is a directory receives a\n"
     "file of FILE's name; without OUT, FILE itself is replaced.  A bad file\n"
@@ -57,6 +60,9 @@ static const char transpose_description[] =
     "Progress (planning, reading, upload, transposition, download,\n"
     "verification, writing, each with its time) goes to stderr when it is a\n"
     "terminal, or always with --progress.\n"
+    "--axes 0,2,3,1 permutes the axes of an N-D .npy array instead (1 to 8\n"
+    "dimensions), so that numpy.load(OUT) equals numpy.transpose(\n"
+    "numpy.load(FILE), axes=(0, 2, 3, 1)); 1,0 is the 2-D transpose.\n"
     "--demo first writes FILE as a 3000 x 2000 float32 demo array whose\n"
     "element (i, j) is 2000*i + j, then transposes it with --verify.\n"
     "Exit status: 0 done (and verified, with --verify), 1 wrong result,\n"
@@ -74,12 +80,17 @@ static int check_transpose_args(const transpose_args *a, size_t num_positional,
         problem = "give OUT once: -o OUT or a second operand, not both";
     else if (raw_given != 0 && raw_given != 3)
         problem = "a raw file needs all of --rows, --cols and --elem";
+    else if (a->batch && !raw_given)
+        problem = "--batch counts raw matrices: give --rows, --cols and --elem too";
+    else if (raw_given && a->axes)
+        problem = "--axes permutes .npy arrays: a raw file is a --rows x --cols matrix";
     else if (raw_given && a->demo)
         problem = "--demo writes a .npy file: it takes no --rows, --cols or --elem";
     else if (a->demo && strcmp(a->input, "-") == 0)
         problem = "--demo writes FILE first: give a file name, not -";
     else if (raw_given && (a->rows > SIZE_MAX / a->cols ||
-                           a->rows * a->cols > SIZE_MAX / a->elem))
+                           a->rows * a->cols > SIZE_MAX / a->elem ||
+                           (a->batch && a->rows * a->cols * a->elem > SIZE_MAX / a->batch)))
         problem = "--rows x --cols x --elem does not fit in memory";
     if (!problem)
         return 1;
@@ -96,6 +107,10 @@ static int parse_transpose_args(int argc, char **argv, transpose_args *a, int *s
         {"cols", "C", cli_parse_positive_size, &a->cols, "raw FILE: columns of the matrix"},
         {"elem", "BYTES", cli_parse_elem_size, &a->elem,
          "raw FILE: element size, 1, 2, 4, 8 or 16"},
+        {"batch", "B", cli_parse_positive_size, &a->batch,
+         "raw FILE: B matrices of --rows x --cols back to back, each transposed"},
+        {"axes", "LIST", cli_parse_text, &a->axes,
+         ".npy FILE: permute its axes as numpy.transpose(a, axes=LIST), e.g. 0,2,3,1"},
         {"verify", NULL, NULL, &a->verify,
          "compare with a CPU transpose before writing anything"},
         {"demo", NULL, NULL, &a->demo,
@@ -112,15 +127,6 @@ static int parse_transpose_args(int argc, char **argv, transpose_args *a, int *s
     a->output = a->output_option ? a->output_option : positional[1];
     a->verify |= a->demo;
     return check_transpose_args(a, num_positional, status);
-}
-
-/* ---- messages --------------------------------------------------------- */
-
-int transpose_file_error(job *j, const char *path, const char *why)
-{
-    cli_progress_break(&j->progress);
-    fprintf(stderr, "clipt transpose: %s: %s\n", path, why);
-    return CLI_EXIT_FILE;
 }
 
 /* ---- the demo --------------------------------------------------------- */
@@ -172,6 +178,66 @@ static void print_demo_sample(const job *j)
 
 /* ---- the input -------------------------------------------------------- */
 
+static void set_npy_data(job *j)
+{
+    j->elem = j->npy.elem_size;
+    j->bytes = j->npy.data_bytes;
+    j->offset = j->npy.header_bytes;
+}
+
+/* --axes: the permutation of the header's array.  A Fortran-order array
+ * is stored as the row-major array of the reversed shape; permuting axes
+ * a[t] of it is permuting axes n-1-a[n-1-u] of that. */
+static const char *describe_permutation(job *j, const char *list, char *err, size_t err_len)
+{
+    const unsigned n = (unsigned)j->npy.ndim;
+    const int f = j->npy.fortran_order;
+    unsigned axes[CLIPT_MAX_DIMS], count = 0, seen = 0;
+    const char *p = list;
+    if (n == 0 || n > CLIPT_MAX_DIMS)
+        return npy_message(err, err_len, "array has %u dimensions: --axes permutes 1 to %d",
+                           n, CLIPT_MAX_DIMS);
+    while (*p) {
+        char *end;
+        const unsigned long v = strtoul(p, &end, 10);
+        if (end == p || (*end && *end != ',') || v >= n || (seen & (1u << v)) ||
+            count == n)
+            return npy_message(err, err_len, "--axes %s is not a permutation of the array's "
+                               "%u axes (each of 0..%u once, separated by commas)", list, n,
+                               n - 1);
+        seen |= 1u << v;
+        axes[count++] = (unsigned)v;
+        p = *end ? end + 1 : end;
+    }
+    if (count != n)
+        return npy_message(err, err_len, "--axes %s names %u axes, the array has %u", list,
+                           count, n);
+    j->axes = 1;
+    j->ndim = n;
+    for (unsigned t = 0; t < n; t++) {
+        j->dims[t] = j->npy.shape[f ? n - 1 - t : t];
+        j->perm[t] = f ? n - 1 - axes[n - 1 - t] : axes[t];
+        j->out_axes[t] = axes[t];
+    }
+    j->rows = j->npy.data_bytes / (j->npy.elem_size ? j->npy.elem_size : 1);
+    j->cols = 1;
+    set_npy_data(j);
+    return NULL;
+}
+
+/* --batch: the raw file is (B, R, C), permuted by axes (0, 2, 1). */
+static void set_raw_batch(job *j, const transpose_args *a)
+{
+    static const unsigned swap[3] = {0, 2, 1};
+    j->axes = 1;
+    j->ndim = 3;
+    j->dims[0] = a->batch;
+    j->dims[1] = a->rows;
+    j->dims[2] = a->cols;
+    for (unsigned t = 0; t < 3; t++)
+        j->perm[t] = j->out_axes[t] = swap[t];
+}
+
 /* Fills the matrix fields from the header, or from --rows/--cols/--elem. */
 static const char *describe_matrix(job *j, const transpose_args *a, char *err,
                                    size_t err_len)
@@ -181,15 +247,19 @@ static const char *describe_matrix(job *j, const transpose_args *a, char *err,
         j->rows = a->rows;
         j->cols = a->cols;
         j->elem = a->elem;
-        j->bytes = a->rows * a->cols * a->elem;
+        j->bytes = a->rows * a->cols * a->elem * (a->batch ? a->batch : 1);
+        if (a->batch) /* (B, R, C) -> (B, C, R) */
+            set_raw_batch(j, a);
         if (j->file_size != j->bytes)
             return npy_message(err, err_len, "raw file holds %zu bytes, --rows %zu --cols "
-                               "%zu --elem %zu need %zu", j->file_size, a->rows, a->cols,
-                               a->elem, j->bytes);
+                               "%zu --elem %zu%s need %zu", j->file_size, a->rows, a->cols,
+                               a->elem, a->batch ? " --batch" : "", j->bytes);
         return NULL;
     }
     if ((why = npy_read_header(j->fd, j->file_size, &j->npy, err, err_len)) != NULL)
         return why;
+    if (a->axes)
+        return describe_permutation(j, a->axes, err, err_len);
     if (j->npy.ndim != 2) {
         char shape[256];
         npy_shape_text(&j->npy, shape, sizeof shape);
@@ -200,9 +270,7 @@ static const char *describe_matrix(job *j, const transpose_args *a, char *err,
     /* Fortran order stores the (r, c) array as its c x r row-major transpose */
     j->rows = j->npy.shape[j->npy.fortran_order ? 1 : 0];
     j->cols = j->npy.shape[j->npy.fortran_order ? 0 : 1];
-    j->elem = j->npy.elem_size;
-    j->bytes = j->npy.data_bytes;
-    j->offset = j->npy.header_bytes;
+    set_npy_data(j);
     return NULL;
 }
 
@@ -220,6 +288,13 @@ static int open_input(job *j, const transpose_args *a)
         memset(&j->in_st, 0, sizeof j->in_st);
     if (!why)
         why = describe_matrix(j, a, err, sizeof err);
+    if (!why && !j->axes) { /* the 2-D transpose: axes (1, 0) */
+        j->ndim = 2;
+        j->dims[0] = j->rows;
+        j->dims[1] = j->cols;
+        j->perm[0] = 1;
+        j->perm[1] = 0;
+    }
     return why ? transpose_file_error(j, j->in_name, why) : CLI_EXIT_OK;
 }
 
@@ -258,24 +333,6 @@ static int resolve_output(job *j)
     return why ? transpose_file_error(j, j->out_path, why) : CLI_EXIT_OK;
 }
 
-int transpose_read_input(job *j)
-{
-    char err[NPY_ERROR_MAX];
-    const char *why;
-    if (!j->in_stdin)
-        cli_progress_step(&j->progress, "reading %s (%.2f MB)", j->in_name,
-                          (double)j->bytes / 1e6);
-    /* one byte at least, so that an empty array still has a buffer */
-    if (!(j->data = malloc(j->bytes ? j->bytes : 1))) {
-        cli_progress_break(&j->progress);
-        fprintf(stderr, "clipt transpose: out of host memory for %zu bytes\n", j->bytes);
-        return CLI_EXIT_FAILURE;
-    }
-    if ((why = file_read_at(j->fd, j->data, j->bytes, j->offset, err, sizeof err)))
-        return transpose_file_error(j, j->in_name, why);
-    return CLI_EXIT_OK;
-}
-
 /* ---- checking and writing --------------------------------------------- */
 
 static unsigned verify_threads(void)
@@ -285,10 +342,36 @@ static unsigned verify_threads(void)
 }
 
 /* Compares j->result with the CPU transpose of j->data. */
+/* --axes: compares j->result with the CPU permutation of j->data. */
+static int verify_permutation(job *j)
+{
+    size_t first = 0, wrong;
+    const size_t count = j->bytes / j->elem;
+    unsigned char *want = malloc(j->bytes);
+    cli_progress_step(&j->progress, "verifying against a CPU permutation");
+    if (!want) {
+        cli_progress_break(&j->progress);
+        fprintf(stderr, "clipt transpose: out of host memory for %zu bytes\n", j->bytes);
+        return CLI_EXIT_FAILURE;
+    }
+    hostmat_permute(j->data, want, j->ndim, j->dims, j->perm, j->elem);
+    wrong = hostmat_compare(j->result, want, count, j->elem, &first);
+    free(want);
+    if (wrong == 0)
+        return CLI_EXIT_OK;
+    cli_progress_break(&j->progress);
+    fprintf(stderr, "clipt transpose: %s: verification failed: %zu of %zu elements differ "
+            "from the CPU permutation, the first at element %zu of the result as stored; "
+            "nothing was written\n", j->in_name, wrong, count, first);
+    return CLI_EXIT_WRONG;
+}
+
 static int verify(job *j)
 {
     size_t first = 0, wrong;
     const size_t count = j->rows * j->cols;
+    if (j->axes)
+        return verify_permutation(j);
     cli_progress_step(&j->progress, "verifying against a CPU transpose");
     wrong = hostmat_compare_transposed(j->result, j->data, j->rows, j->cols, j->elem,
                                        verify_threads(), &first);
@@ -310,6 +393,8 @@ static void make_output_header(job *j)
     j->out_npy = j->npy;
     j->out_npy.shape[0] = j->npy.shape[1];
     j->out_npy.shape[1] = j->npy.shape[0];
+    for (unsigned t = 0; j->axes && t < j->ndim; t++)
+        j->out_npy.shape[t] = j->npy.shape[j->out_axes[t]];
     j->out_header_len = npy_format_header(&j->out_npy, j->out_header, sizeof j->out_header);
 }
 
@@ -333,6 +418,8 @@ static int write_output(job *j)
 
 static const char *verdict(const transpose_args *a)
 {
+    if (a->verify && (a->axes || a->batch))
+        return "yes (bit-exact against a CPU permutation)";
     return a->verify ? "yes (bit-exact against a CPU transpose)"
                      : "not checked (--verify compares with a CPU transpose)";
 }
@@ -344,12 +431,30 @@ static void print_file(const char *label, const char *path, const job *j,
     char shape[256];
     fprintf(j->report, "%-12s %s (", label, path);
     if (!j->is_npy) {
-        fprintf(j->report, "raw, %zu x %zu of %zu-byte elements", rows, cols, j->elem);
+        if (j->axes) /* --batch */
+            fprintf(j->report, "raw, %zu matrices ", j->dims[0]);
+        fprintf(j->report, "raw, %zu x %zu of %zu-byte elements" + (j->axes ? 5 : 0), rows,
+                cols, j->elem);
         return;
     }
     npy_shape_text(h, shape, sizeof shape);
     fprintf(j->report, ".npy %u.0, '%s', %s order, shape %s", major, h->descr,
             h->fortran_order ? "Fortran" : "C", shape);
+}
+
+/* "permuted:    axes (0, 2, 3, 1) of shape (2, 3, 4, 5) -> (2, 4, 5, 3)" */
+static void print_axes(const job *j)
+{
+    fprintf(j->report, "%-12s axes (", "permuted:");
+    for (unsigned t = 0; t < j->ndim; t++)
+        fprintf(j->report, "%s%u", t ? ", " : "", j->out_axes[t]);
+    fprintf(j->report, "%s)", j->ndim == 1 ? "," : "");
+    if (j->npy.fortran_order)
+        fprintf(j->report, " (the Fortran-order data as stored: axes (");
+    for (unsigned t = 0; j->npy.fortran_order && t < j->ndim; t++)
+        fprintf(j->report, "%s%u", t ? ", " : "", j->perm[t]);
+    if (j->npy.fortran_order)
+        fprintf(j->report, "%s) of the reversed shape)", j->ndim == 1 ? "," : "");
 }
 
 static void print_report(const job *j, const transpose_args *a)
@@ -368,9 +473,13 @@ static void print_report(const job *j, const transpose_args *a)
         fprintf(out, ", %.2f MB of data)\n", (double)j->bytes / 1e6);
     if (j->device[0])
         fprintf(out, "%-12s %s\n", "device:", j->device);
-    fprintf(out, "%-12s %zu x %zu -> %zu x %zu row-major%s", "transposed:", j->rows, j->cols,
-            j->cols, j->rows,
-            j->is_npy && j->npy.fortran_order ? " (the Fortran-order data as stored)" : "");
+    if (j->axes)
+        print_axes(j);
+    else
+        fprintf(out, "%-12s %zu x %zu -> %zu x %zu row-major%s", "transposed:", j->rows,
+                j->cols, j->cols, j->rows,
+                j->is_npy && j->npy.fortran_order ? " (the Fortran-order data as stored)"
+                                                  : "");
     if (j->device[0])
         fprintf(out, ", %.3f ms on the device\n", j->device_ms);
     else

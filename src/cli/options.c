@@ -322,6 +322,13 @@ const char *cli_parse_elem_size(const char *text, void *size_t_target)
     return NULL;
 }
 
+const char *cli_parse_permutation(const char *text, void *permutation_target)
+{
+    if (!plan_text_parse_permutation(text, permutation_target))
+        return "DIMS:AXES, e.g. 64x256x56x56:0,2,3,1 (1 to 8 dimensions, an axis each)";
+    return NULL;
+}
+
 const char *cli_parse_sequence(const char *text, void *sequence_target)
 {
     if (!plan_text_parse_sequence(text, (clipt_sequence *)sequence_target))

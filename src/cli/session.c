@@ -37,6 +37,8 @@ static int is_usage_status(clipt_status s)
 {
     switch (s) {
     case CLIPT_ERROR_INVALID_SHAPE:
+    case CLIPT_ERROR_INVALID_NDIM:
+    case CLIPT_ERROR_INVALID_PERMUTATION:
     case CLIPT_ERROR_SHAPE_OVERFLOW:
     case CLIPT_ERROR_INVALID_ELEM_SIZE:
     case CLIPT_ERROR_INVALID_OPTION:

@@ -1,5 +1,7 @@
 /* clipt transpose, shared by its two files: cmd_transpose.c (options,
- * files, checks, report) and transpose_device.c (the device's part). */
+ * files, checks, report) and transpose_device.c (the device's part, the
+ * input's read and the file errors); cmd_transpose.c uses
+ * transpose_device.c, never the other way round (module_loops_tool). */
 #ifndef CLIPT_CLI_TRANSPOSE_H
 #define CLIPT_CLI_TRANSPOSE_H
 
@@ -25,6 +27,13 @@ typedef struct job {
     npy_header npy;          /* the input's header, when is_npy          */
     size_t offset;           /* where the data starts in the input       */
     size_t rows, cols, elem, bytes;
+    /* what the device does: the row-major array (dims) and the axis
+     * permutation (2-D: (rows, cols) and (1, 0)) */
+    unsigned ndim;
+    size_t dims[CLIPT_MAX_DIMS];
+    unsigned perm[CLIPT_MAX_DIMS];
+    int axes;                /* --axes given: a permutation, not .T       */
+    unsigned out_axes[CLIPT_MAX_DIMS]; /* --axes as given (the .npy's axes) */
     unsigned char *data;     /* the input's data                         */
     unsigned char *result;   /* the transpose: data itself unless --verify */
     int keep_input;          /* --verify: the result gets its own buffer */

@@ -8,11 +8,41 @@
 
 #include <stdlib.h>
 
+/* ---- shared with cmd_transpose.c (which uses this file, never the
+ * other way round) ------------------------------------------------------ */
+
+int transpose_file_error(job *j, const char *path, const char *why)
+{
+    cli_progress_break(&j->progress);
+    fprintf(stderr, "clipt transpose: %s: %s\n", path, why);
+    return CLI_EXIT_FILE;
+}
+
+int transpose_read_input(job *j)
+{
+    char err[NPY_ERROR_MAX];
+    const char *why;
+    if (!j->in_stdin)
+        cli_progress_step(&j->progress, "reading %s (%.2f MB)", j->in_name,
+                          (double)j->bytes / 1e6);
+    /* one byte at least, so that an empty array still has a buffer */
+    if (!(j->data = malloc(j->bytes ? j->bytes : 1))) {
+        cli_progress_break(&j->progress);
+        fprintf(stderr, "clipt transpose: out of host memory for %zu bytes\n", j->bytes);
+        return CLI_EXIT_FAILURE;
+    }
+    if ((why = file_read_at(j->fd, j->data, j->bytes, j->offset, err, sizeof err)))
+        return transpose_file_error(j, j->in_name, why);
+    return CLI_EXIT_OK;
+}
+
+/* ---- the device ------------------------------------------------------ */
+
 /* cli_report, on a line of its own after an open progress line. */
 static int report(job *j, clipt_context cx, const char *what, clipt_status st)
 {
     cli_progress_break(&j->progress);
-    return cli_report(cli_cmd_transpose.name, cx, what, st);
+    return cli_report("transpose", cx, what, st);
 }
 
 static int out_of_memory(job *j, size_t bytes)
@@ -45,16 +75,21 @@ static int make_plan(const cli_session *s, job *j, clipt_plan *plan)
 {
     clipt_plan_options o;
     char what[128];
-    clipt_status st = clipt_plan_create(s->cx, j->rows, j->cols, j->elem, NULL, plan);
+    clipt_status st =
+        clipt_plan_create_permute(s->cx, j->ndim, j->dims, j->perm, j->elem, NULL, plan);
     if (st == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS) {
         clipt_plan_options_init(&o);
         o.padding = CLIPT_PADDING_NONE;
-        st = clipt_plan_create(s->cx, j->rows, j->cols, j->elem, &o, plan);
+        st = clipt_plan_create_permute(s->cx, j->ndim, j->dims, j->perm, j->elem, &o, plan);
     }
     if (st == CLIPT_SUCCESS)
         return CLI_EXIT_OK;
-    snprintf(what, sizeof what, "cannot plan %zu x %zu with %zu-byte elements", j->rows,
-             j->cols, j->elem);
+    if (j->axes)
+        snprintf(what, sizeof what, "cannot plan the permutation of %zu elements of %zu "
+                 "bytes", j->bytes / j->elem, j->elem);
+    else
+        snprintf(what, sizeof what, "cannot plan %zu x %zu with %zu-byte elements", j->rows,
+                 j->cols, j->elem);
     return report(j, s->cx, what, st);
 }
 
@@ -77,8 +112,11 @@ static int run_on_device(const cli_session *s, clipt_plan plan, job *j)
     if ((st = clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, j->bytes, j->data, 0, NULL,
                                    NULL)) != CL_SUCCESS)
         goto fail;
-    cli_progress_step(&j->progress, "transposing %zu x %zu in place on the device", j->rows,
-                      j->cols);
+    if (j->axes)
+        cli_progress_step(&j->progress, "permuting %u axes in place on the device", j->ndim);
+    else
+        cli_progress_step(&j->progress, "transposing %zu x %zu in place on the device",
+                          j->rows, j->cols);
     what = "clipt_enqueue";
     if ((st = clipt_enqueue(plan, q, buf, 0, 0, NULL, &done)) != CLIPT_SUCCESS)
         goto fail;
@@ -112,8 +150,11 @@ int transpose_on_device(job *j)
     cli_progress_end_step(&j->progress); /* the session's errors start a line */
     if ((status = cli_session_open(&s)) != CLI_EXIT_OK)
         return status;
-    cli_progress_step(&j->progress, "planning %zu x %zu on %s", j->rows, j->cols,
-                      s.cl.device_name);
+    if (j->axes)
+        cli_progress_step(&j->progress, "planning the permutation on %s", s.cl.device_name);
+    else
+        cli_progress_step(&j->progress, "planning %zu x %zu on %s", j->rows, j->cols,
+                          s.cl.device_name);
     if ((status = check_device_fits(&s, j)) == CLI_EXIT_OK &&
         (status = make_plan(&s, j, &plan)) == CLI_EXIT_OK &&
         (status = transpose_read_input(j)) == CLI_EXIT_OK) {

@@ -8,7 +8,8 @@ them), C and Fortran order and .npy versions 1.0, 2.0 and 3.0, NumPy writes
 an array, clipt transposes the file (to -o OUT, and in place), and NumPy
 checks that numpy.load(out) == numpy.load(in).T bit for bit, with the same
 dtype and order flag, and that the input of -o is unchanged.  Raw files and
-the README's demo are checked the same way.  Exits 77 (ctest: skipped) with
+the README's demo are checked the same way, and N-D arrays with --axes
+against numpy.transpose(a, axes).  Exits 77 (ctest: skipped) with
 the reason when NumPy is missing.
 """
 import os
@@ -120,6 +121,39 @@ class Checker:
             if not self.same_bits(got, arr.T):
                 self.fail("raw %d x %d of %d bytes: wrong transpose" % (rows, cols, elem))
 
+    def check_axes(self, dtype, shape, axes, order):
+        """--axes: numpy.load(out) == numpy.transpose(numpy.load(in), axes)."""
+        np = self.np
+        self.checks += 1
+        count = 1
+        for d in shape:
+            count *= d
+        arr = distinct_array(np, np.dtype(dtype), (count, 1), "C").reshape(shape)
+        arr = np.asfortranarray(arr) if order == "F" else arr
+        name = "nd%02d_%s" % (self.checks, order)
+        src = os.path.join(self.workdir, name + ".npy")
+        out = os.path.join(self.workdir, name + "_t.npy")
+        np.save(src, arr)
+        if not self.run(src, "-o", out, "--axes", ",".join(map(str, axes)), "--verify"):
+            return
+        got = np.load(out)
+        if not self.same_bits(got, np.transpose(arr, axes)):
+            self.fail("%s: shape %s %s axes %s: not numpy.transpose(in, axes)" % (
+                name, shape, order, axes))
+
+    def check_raw_batch(self, batch, rows, cols, elem):
+        np = self.np
+        arr = distinct_array(np, np.dtype("|V%d" % elem), (batch * rows, cols), "C")
+        src = os.path.join(self.workdir, "rawb_%dx%dx%d_e%d.bin" % (batch, rows, cols, elem))
+        out = src + ".t"
+        arr.tofile(src)
+        self.checks += 1
+        if self.run(src, "-o", out, "--rows", str(rows), "--cols", str(cols),
+                    "--elem", str(elem), "--batch", str(batch), "--verify"):
+            got = np.fromfile(out, dtype=arr.dtype).reshape(batch, cols, rows)
+            if not self.same_bits(got, np.transpose(arr.reshape(batch, rows, cols), (0, 2, 1))):
+                self.fail("raw batch %d of %d x %d of %d bytes: wrong" % (batch, rows, cols, elem))
+
     def check_demo(self):
         np = self.np
         path = os.path.join(self.workdir, "demo.npy")
@@ -151,6 +185,15 @@ def main():
         c.check_npy(arr, version, in_place=k == 1)
     for rows, cols, elem in [(5, 7, 1), (33, 20, 2), (100, 61, 4), (8, 128, 8), (19, 3, 16)]:
         c.check_raw(rows, cols, elem)
+    # N-D arrays with --axes: NCHW <-> NHWC, batches, 1- to 6-D, C and Fortran
+    for k, (shape, axes) in enumerate([
+            ((4, 6, 7, 9), (0, 2, 3, 1)), ((4, 7, 9, 6), (0, 3, 1, 2)),
+            ((50, 8, 12), (0, 2, 1)), ((3, 1, 5, 2, 7), (4, 2, 0, 3, 1)),
+            ((13,), (0,)), ((2, 3, 2, 3, 2, 3), (5, 4, 3, 2, 1, 0)),
+            ((6, 30, 5), (1, 0, 2)), ((5, 7), (1, 0))]):
+        c.check_axes(DTYPES[(3 * k) % len(DTYPES)], shape, axes, "CF"[k % 2])
+    for batch, rows, cols, elem in [(7, 5, 3, 1), (100, 32, 48, 4), (3, 64, 100, 2)]:
+        c.check_raw_batch(batch, rows, cols, elem)
     c.check_demo()
     print("%d passed, %d failed" % (c.checks - len(c.failures), len(c.failures)))
     return 1 if c.failures else 0
