@@ -196,7 +196,8 @@ static clipt_status build_passes(clipt_plan p, size_t bytes)
     p->cols = 1;
     /* what clipt_plan_query reports when no pass is a staged 2-D one */
     p->choice = (clipt_plan_choice){p->rows, 1, 1, 1, CLIPT_SEQUENCE_AUTO,
-                                    "no 2-D transposition: see the passes"};
+                                    "no 2-D transposition: see the passes",
+                                    CLIPT_ALGORITHM_TPDS};
     opts.padding = CLIPT_PADDING_NONE; /* later passes need the bytes exact */
     for (unsigned i = 0; i < nd->num_passes && status == CLIPT_SUCCESS; i++)
         status = add_pass(p, i, &nd->passes[i], &opts);
