@@ -19,7 +19,11 @@ static clipt_status build_stages(clipt_plan p)
         return CLIPT_ERROR_INVALID_OPTION;
     for (int i = 0; i < count; i++) {
         clipt_stage *st = &p->stages[p->num_stages];
-        clipt_status status = clipt_stage_prepare(p->ctx, &specs[i], p->elem, &p->tuning, st);
+        clipt_status status;
+        /* room-less padding: the region continues in the plan's tail */
+        if (p->tail_bytes)
+            specs[i].split = p->buffer_bytes / p->elem;
+        status = clipt_stage_prepare(p->ctx, &specs[i], p->elem, &p->tuning, st);
         if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS &&
             p->opts.sequence != CLIPT_SEQUENCE_AUTO)
             status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
@@ -40,21 +44,23 @@ static clipt_status build_stages(clipt_plan p)
 static clipt_status check_device_memory(clipt_plan p)
 {
     const clipt_device_profile *d = &p->ctx->profile;
-    if (p->scratch_bytes > d->max_alloc_bytes)
+    if (p->scratch_bytes > d->max_alloc_bytes || p->tail_bytes > d->max_alloc_bytes)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     if (p->buffer_bytes > d->global_mem_bytes ||
-        p->scratch_bytes + p->aux_bytes > d->global_mem_bytes - p->buffer_bytes)
+        (double)p->scratch_bytes + (double)p->aux_bytes + (double)p->tail_bytes >
+            (double)(d->global_mem_bytes - p->buffer_bytes))
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     return CLIPT_SUCCESS;
 }
 
 static clipt_status allocate_scratch(clipt_plan p)
 {
-    cl_int err;
-    if (p->scratch_bytes == 0)
-        return CLIPT_SUCCESS;
-    p->scratch = clCreateBuffer(p->ctx->cl_ctx, CL_MEM_READ_WRITE,
-                                p->scratch_bytes, NULL, &err);
+    cl_int err = CL_SUCCESS;
+    if (p->scratch_bytes)
+        p->scratch = clCreateBuffer(p->ctx->cl_ctx, CL_MEM_READ_WRITE, p->scratch_bytes, NULL,
+                                    &err);
+    if (err == CL_SUCCESS && p->tail_bytes)
+        p->tail = clCreateBuffer(p->ctx->cl_ctx, CL_MEM_READ_WRITE, p->tail_bytes, NULL, &err);
     return err;
 }
 
@@ -104,6 +110,11 @@ clipt_status clipt_plan_create(clipt_context c, size_t rows, size_t cols,
         status = CLIPT_ERROR_SHAPE_OVERFLOW;
         goto fail;
     }
+    if (p->choice.roomless) {
+        /* the caller's buffer holds the matrix; the rest is the plan's */
+        p->tail_bytes = p->buffer_bytes - bytes;
+        p->buffer_bytes = bytes;
+    }
     if (p->buffer_bytes > c->profile.max_alloc_bytes &&
         bytes <= c->profile.max_alloc_bytes) {
         status = CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
@@ -128,6 +139,8 @@ void clipt_plan_release(clipt_plan p)
         clipt_stage_release(&p->stages[i]);
     if (p->scratch)
         clReleaseMemObject(p->scratch);
+    if (p->tail)
+        clReleaseMemObject(p->tail);
     if (p->last)
         clReleaseEvent(p->last);
     clipt_plan_drop_events(p);
@@ -143,7 +156,7 @@ size_t clipt_plan_buffer_size(clipt_plan p) { return p ? p->buffer_bytes : 0; }
 
 size_t clipt_plan_scratch_size(clipt_plan p)
 {
-    return p ? p->scratch_bytes + p->aux_bytes : 0;
+    return p ? p->scratch_bytes + p->aux_bytes + p->tail_bytes : 0;
 }
 
 /* ---- shared plans ------------------------------------------------------- */

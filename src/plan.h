@@ -21,7 +21,10 @@ struct clipt_plan_s {
     size_t buffer_bytes;
     size_t scratch_bytes;         /* the scratch buffer (shared by stages) */
     size_t aux_bytes;             /* stages' own buffers (segment tables)  */
+    size_t tail_bytes;            /* room-less padding: the padded region
+                                     past buffer_bytes, in `tail`         */
     cl_mem scratch;
+    cl_mem tail;                  /* NULL when the region fits the buffer */
     /* why: the staged algorithm's choices, the options and the tuning */
     clipt_plan_choice choice;
     clipt_plan_options opts;
@@ -51,10 +54,11 @@ clipt_status clipt_plan_shared(clipt_context c, size_t rows, size_t cols, size_t
  * cache is not at fault) does, so that the next call starts afresh. */
 int clipt_status_drops_cache(clipt_status status);
 
-/* Elements of the plan's region (the padded matrices). */
+/* Elements of the plan's region (the padded matrices, the tail of a
+ * room-less plan included). */
 static inline uint64_t clipt_plan_region_elems(const struct clipt_plan_s *p)
 {
-    return p->buffer_bytes / p->elem;
+    return (p->buffer_bytes + p->tail_bytes) / p->elem;
 }
 
 #endif

@@ -8,14 +8,14 @@
 static clipt_stage_spec shift(const char *label, uint64_t instances,
                               uint64_t a, uint64_t b, uint64_t s)
 {
-    clipt_stage_spec sp = {CLIPT_OP_MOVE_SUPER, label, instances, a, b, s, 0, 0};
+    clipt_stage_spec sp = {CLIPT_OP_MOVE_SUPER, label, instances, a, b, s, 0, 0, 0};
     return sp;
 }
 
 static clipt_stage_spec tiles(const char *label, uint64_t instances,
                               uint64_t a, uint64_t b)
 {
-    clipt_stage_spec sp = {CLIPT_OP_TRANSPOSE_TILES, label, instances, a, b, 1, 0, 0};
+    clipt_stage_spec sp = {CLIPT_OP_TRANSPOSE_TILES, label, instances, a, b, 1, 0, 0, 0};
     return sp;
 }
 

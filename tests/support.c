@@ -347,7 +347,7 @@ static clipt_status execute_stage(test_env *env, const clipt_stage *st,
                                  st->scratch_bytes ? st->scratch_bytes : 4, NULL, &err);
     s = err;
     if (s == CL_SUCCESS)
-        s = clipt_stage_set_args(st, buf, offset, scratch);
+        s = clipt_stage_set_args(st, buf, offset, NULL, scratch);
     if (s == CL_SUCCESS)
         s = clipt_stage_enqueue(st, env->cl.queue, scratch, 0, NULL, NULL, &done);
     if (s == CL_SUCCESS)
