@@ -120,6 +120,14 @@ clipt_status test_run_transpose(test_env *env, size_t rows, size_t cols,
                                 const clipt_plan_options *opts,
                                 size_t *mismatch, char *describe, size_t dlen);
 
+/* Runs a plan made with `opts` (which must need no room: its buffer size
+ * the matrix) on the rows x cols matrix at byte offset `offset` of a
+ * sub-buffer (at the device's base-address alignment of a pattern buffer,
+ * 64 bytes before its end), waits, and fails unless the parent holds the
+ * transpose there and its other bytes as they were. */
+void test_run_on_sub_buffer(test_env *env, size_t rows, size_t cols, size_t elem,
+                            size_t offset, const clipt_plan_options *opts, uint64_t seed);
+
 /* ---- single stages ------------------------------------------------------ */
 
 /* Elements of the region a stage works on (see clipt_stage_spec). */
@@ -148,5 +156,14 @@ clipt_status test_run_stage_as(test_env *env, const clipt_stage_spec *sp,
                                clipt_kernel_family family, size_t elem, size_t offset,
                                const clipt_tuning *tuning, size_t *mismatch,
                                clipt_kernel_family *family_used);
+
+/* The same with the region split as sp->split says (room-less padding; 0:
+ * as test_run_stage_as): its first sp->split elements in the buffer,
+ * followed there by guard elements the stage must leave alone (a changed
+ * byte counts as a mismatch), the rest in a tail buffer. */
+clipt_status test_run_stage_split(test_env *env, const clipt_stage_spec *sp,
+                                  clipt_kernel_family family, size_t elem, size_t offset,
+                                  const clipt_tuning *tuning, size_t *mismatch,
+                                  clipt_kernel_family *family_used);
 
 #endif

@@ -416,45 +416,10 @@ static void test_threads_share_context(void **state)
 /* A sub-buffer is a buffer like any other: only its region changes. */
 static void test_sub_buffer(void **state)
 {
-    test_env *env = TEST_ENV(state);
-    const size_t rows = 90, cols = 70, elem = 2, offset = 6, bytes = rows * cols * elem;
-    cl_uint align_bits = 0;
-    cl_buffer_region region;
-    unsigned char *before, *want;
-    cl_mem parent, sub;
-    cl_event done;
-    cl_int err;
-    assert_status(clGetDeviceInfo(env->cl.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
-                                  sizeof align_bits, &align_bits, NULL), CL_SUCCESS);
-    region.origin = align_bits / 8;
-    region.size = offset + bytes;
-    parent = test_pattern_buffer(env, CL_MEM_READ_WRITE, region.origin + region.size + 64,
-                                 9, &before);
-    sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
-                            &region, &err);
-    assert_status(err, CL_SUCCESS);
-    want = malloc(region.origin + region.size + 64);
-    assert_non_null(want);
-    memcpy(want, before, region.origin + region.size + 64);
-    test_reference_transpose(before + region.origin + offset, want + region.origin + offset,
-                             rows, cols, elem);
-    {
-        clipt_plan p;
-        clipt_plan_options o;
-        clipt_plan_options_init(&o);
-        o.padding = CLIPT_PADDING_NONE;
-        assert_status(clipt_plan_create(env->ctx, rows, cols, elem, &o, &p), CLIPT_SUCCESS);
-        assert_status(clipt_enqueue(p, env->cl.queue, sub, offset, 0, NULL, &done),
-                      CLIPT_SUCCESS);
-        assert_status(clWaitForEvents(1, &done), CL_SUCCESS);
-        clReleaseEvent(done);
-        clipt_plan_release(p);
-    }
-    clReleaseMemObject(sub);
-    test_expect_buffer(env, parent, want, region.origin + region.size + 64, "sub-buffer");
-    clReleaseMemObject(parent);
-    free(before);
-    free(want);
+    clipt_plan_options o;
+    clipt_plan_options_init(&o);
+    o.padding = CLIPT_PADDING_NONE;
+    test_run_on_sub_buffer(TEST_ENV(state), 90, 70, 2, 6, &o, 9);
 }
 
 /* Releasing the plan and its context right after the enqueue is allowed:
