@@ -595,7 +595,8 @@ CLIPT_API void clipt_transpose_cache_clear(void);
 /** Transposes the row-major rows x cols matrix of elem_size-byte elements
  *  held in host memory at `data` (exactly rows*cols*elem_size bytes): copies
  *  it to a temporary device buffer, transposes it there with a plan made
- *  from `opts` (NULL = defaults; padding is allowed, the buffer has room),
+ *  from `opts` (NULL = defaults; padding is allowed, the buffer has room:
+ *  CLIPT_PADDING_SCRATCH, and NONE without forced tiles, run as AUTO),
  *  and copies the cols x rows transpose back into the same host memory.
  *  The buffer and the extra queues' scratch are made for the call and
  *  released before it returns; the plan comes from c's plan cache (made and

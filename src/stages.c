@@ -252,6 +252,14 @@ int clipt_stage_format(const clipt_stage *st, char *buf, size_t len)
         if (n < 0 || (size_t)n >= len)
             return n;
     }
+    if (sp->split) {
+        n = appended(n, snprintf(buf + n, len - (size_t)n,
+                                 "; region split after %llu elements (the rest in the plan's "
+                                 "padded tail)",
+                                 (unsigned long long)sp->split));
+        if (n < 0 || (size_t)n >= len)
+            return n;
+    }
     return appended(n, snprintf(buf + n, len - (size_t)n,
                                 "; global %zu local %zu; local memory %zu bytes; "
                                 "scratch %zu bytes; options \"%s\"",

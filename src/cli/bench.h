@@ -44,6 +44,7 @@ typedef struct bench_args {
     size_t brute_limit;
     const char *tuning;  /* --tune list for every plan, or NULL           */
     clipt_tile_rule tile_rule; /* --tile-rule for every automatic plan     */
+    clipt_padding padding;     /* --padding for every automatic plan       */
 } bench_args;
 
 typedef struct shape {

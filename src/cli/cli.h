@@ -102,6 +102,8 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 const char *cli_parse_positive_size(const char *text, void *size_t_target);
 const char *cli_parse_elem_size(const char *text, void *size_t_target);
 const char *cli_parse_sequence(const char *text, void *sequence_target);
+/* auto, none, scratch or off: a clipt_padding. */
+const char *cli_parse_padding(const char *text, void *padding_target);
 /* Stores the (non-empty) text itself: target is a const char *. */
 const char *cli_parse_text(const char *text, void *string_target);
 /* Tuning overrides "name=value[,name=value...]": cli_parse_tuning checks the
