@@ -10,95 +10,125 @@
 # Skinny shapes (both orientations) run the same way.  Timing runs skip the
 # host check for time (--no-verify); a verify leg checks the exact-size
 # plans of the first VERIFY shapes of each list bit for bit on the device.
-# Writes to $OUT: the shape lists, <list>_<padding>.csv (bench's columns),
-# one log per bench call, and summary.txt (also printed): per list and
+# Writes to $OUT (7 files: what the device tool brings back): shapes.txt
+# (the lists), <list>.csv for general_e4, general_e8 and skinny_e4 (a column
+# `padding`, auto or none, then bench's columns), verify.csv (the same for
+# the verify leg), bench.log (every bench call's output), and summary.txt
+# (also printed): per list and
 # padding the median and p10 ratio to copy, the per-shape ratio exact/padded
 # (median, p10, min), shapes with both sides >= 1000 below 7 % of copy,
 # how many exact-size plans padded in their tail, and the verify leg.
-# Shapes run in chunks, each bench call under its own time limit: one that
-# fails or hangs costs its chunk only, and the whole stays under 4 minutes
-# with the build.  Usage: tuning/gpu_exact.sh [SEED [COUNT [CHUNK]]]
+# Shapes run in chunks, each bench call under its own time limit (what is
+# left of BUDGET seconds, the build included, shared among the calls still
+# to come, VERIFY_S kept for the verify leg): one that fails or hangs costs
+# its chunk only, and the whole stays under 4 minutes.  The summary counts
+# the shapes measured; where a list came short, run it alone:
+#   LISTS=general_e8 tuning/gpu_exact.sh
+# Usage: [LISTS=...] [BUDGET=s] tuning/gpu_exact.sh [SEED [COUNT [CHUNK]]]
 set -uo pipefail
 out=${OUT:-/tmp/clipt-exact}
+work=$(mktemp -d)   # chunks, per-call CSVs, build logs
 mkdir -p "$out"
 seed=${1:-14021126}
 count=${2:-100}
-chunk=${3:-25}
-verify=${VERIFY:-4}
-# seconds per bench call of a chunk, by list (fp64 and skinny move more or
-# fewer bytes per shape); the sum stays below the budget
-limit_general_e4=${LIMIT_E4:-8}
-limit_general_e8=${LIMIT_E8:-8}
-limit_skinny_e4=${LIMIT_SKINNY:-8}
+chunk=${3:-20}
+lists=${LISTS:-general_e4 general_e8 skinny_e4}
+budget=${BUDGET:-225}
+verify=${VERIFY:-2}
+verify_s=${VERIFY_S:-30}
 build=${BUILD:-build-exact}
 start=$(date +%s)
 cmake -S . -B "$build" -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release \
-    > "$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
-cmake --build "$build" -j16 --target clipt_cli > "$out/build.log" 2>&1 ||
-    { tail -30 "$out/build.log"; exit 1; }
+    > "$work/cmake.log" 2>&1 || { tail -30 "$work/cmake.log" | tee "$out/bench.log"; exit 1; }
+cmake --build "$build" -j16 --target clipt_cli > "$work/build.log" 2>&1 ||
+    { tail -30 "$work/build.log" | tee "$out/bench.log"; exit 1; }
 echo "built in $(( $(date +%s) - start )) s"
 export CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader \
-    > "$out/gpu.txt" 2>/dev/null && cat "$out/gpu.txt"
+    2>/dev/null | tee "$out/bench.log"
 python3 tuning/shapes.py general --count "$count" --seed "$seed" --elem 4 \
-    > "$out/general_e4.txt" || exit 1
+    > "$work/general_e4.txt" || exit 1
 python3 tuning/shapes.py general --count "$count" --seed $((seed + 1)) --elem 8 \
-    > "$out/general_e8.txt" || exit 1
+    > "$work/general_e8.txt" || exit 1
 python3 tuning/shapes.py skinny --count $((count / 2)) --seed $((seed + 2)) --elem 4 \
-    > "$out/skinny_e4.txt" || exit 1
+    > "$work/skinny_e4.txt" || exit 1
+for list in $lists; do cat "$work/$list.txt"; done > "$out/shapes.txt"
 clipt=$build/src/cli/clipt
 status=0
 
-# list elem limit [extra bench arguments]: every chunk of the list, auto then
-# none, rows appended to <list>_auto.csv and <list>_none.csv
-run_list() {
-    local list=$1 elem=$2 limit=$3
+set -- $lists
+nlists=$#
+# chunk runs still to come (auto and none per chunk), for the time limits
+runs_left=0
+for list in $lists; do
+    n=$(grep -vc '^#' "$work/$list.txt")
+    runs_left=$((runs_left + 2 * ((n + chunk - 1) / chunk)))
+done
+
+# A time limit for the next bench call: its share of what is left.
+next_limit() {
+    local left=$((budget - verify_s - ($(date +%s) - start)))
+    local limit=$((left / (runs_left > 0 ? runs_left : 1)))
+    echo $((limit > 3 ? limit : 3))
+}
+
+# One bench call (time limit, CSV named, padding, then bench's arguments):
+# its output appended to bench.log, its rows to the CSV, each row led by
+# the padding.
+bench_call() {
+    local limit=$1 csv=$2 padding=$3
     shift 3
-    local shapes="$out/$list.txt" k=0
-    grep -v '^#' "$shapes" | split -l "$chunk" -d -a 3 - "$out/$list.chunk."
-    for part in "$out/$list".chunk.*; do
+    echo "== [$padding, ${limit} s] clipt bench $*" >> "$out/bench.log"
+    timeout "$limit" "$clipt" bench --padding "$padding" "$@" --csv "$work/call.csv" \
+        >> "$out/bench.log" 2>&1 ||
+        { echo "$csv $padding ($*): exit status $? under a ${limit} s limit (bench.log)"
+          status=1; }
+    [ -f "$csv" ] || sed -n '1s/^/padding,/p' "$work/call.csv" > "$csv" 2>/dev/null
+    tail -n +2 "$work/call.csv" 2>/dev/null | sed "s/^/$padding,/" >> "$csv"
+    rm -f "$work/call.csv"
+}
+
+# list elem: every chunk of the list, auto then none, into <list>.csv
+run_list() {
+    local list=$1 elem=$2
+    grep -v '^#' "$work/$list.txt" | split -l "$chunk" -d -a 3 - "$work/$list.chunk."
+    for part in "$work/$list".chunk.*; do
         for padding in auto none; do
-            local csv="$out/${list}_${padding}.csv" tmp="$out/${list}_${padding}.$k.csv"
-            timeout "$limit" "$clipt" bench --shapes "$part" --elem "$elem" --padding "$padding" \
-                --repeat 3 --no-verify "$@" --csv "$tmp" > "$out/${list}_${padding}.$k.log" 2>&1 ||
-                { echo "$list $padding chunk $k: exit status $? (see ${list}_${padding}.$k.log)"
-                  status=1; }
-            [ -f "$csv" ] || head -1 "$tmp" > "$csv" 2>/dev/null
-            tail -n +2 "$tmp" >> "$csv" 2>/dev/null
-            rm -f "$tmp"
+            local limit
+            limit=$(next_limit)
+            runs_left=$((runs_left - 1))
+            bench_call "$limit" "$out/$list.csv" "$padding" --shapes "$part" --elem "$elem" \
+                --repeat 3 --no-verify
         done
-        rm -f "$part"
-        k=$((k + 1))
     done
 }
-run_list general_e4 4 "$limit_general_e4"
-run_list general_e8 8 "$limit_general_e8"
-run_list skinny_e4 4 "$limit_skinny_e4"
-# the verify leg: exact-size plans checked bit for bit
-for list in general_e4 general_e8 skinny_e4; do
-    elem=${list##*_e}
-    timeout 12 "$clipt" bench --shapes "$out/$list.txt" --count "$verify" --elem "$elem" \
-        --padding none --repeat 1 --csv "$out/${list}_verify.csv" \
-        > "$out/${list}_verify.log" 2>&1 ||
-        { echo "verify $list: exit status $? (see ${list}_verify.log)"; status=1; }
+for list in $lists; do
+    run_list "$list" "${list##*_e}"
 done
+# the verify leg: exact-size plans checked bit for bit
+for list in $lists; do
+    bench_call $((verify_s / nlists)) "$out/verify.csv" none --shapes "$work/$list.txt" \
+        --count "$verify" --elem "${list##*_e}" --repeat 1
+done
+rm -rf "$work"
 echo "measured in $(( $(date +%s) - start )) s with the build"
-python3 - "$out" <<'PY' | tee "$out/summary.txt"
+python3 - "$out" $lists <<'PY' | tee "$out/summary.txt"
 import csv, os, statistics, sys
 out = sys.argv[1]
-def load(name):
+def load(name, padding):
     path = os.path.join(out, name + ".csv")
     if not os.path.exists(path):
         return {}
     with open(path) as f:
-        return {(int(r["rows"]), int(r["cols"])): r for r in csv.DictReader(f)}
+        return {(int(r["rows"]), int(r["cols"]), r["elem"]): r for r in csv.DictReader(f)
+                if r["padding"] == padding}
 def pct(v, q):
     v = sorted(v)
     return v[min(len(v) - 1, int(q * (len(v) - 1) + 0.5))] if v else float("nan")
 def med(v):
     return statistics.median(v) if v else float("nan")
-for list_name in ("general_e4", "general_e8", "skinny_e4"):
-    auto, none = load(list_name + "_auto"), load(list_name + "_none")
+for list_name in sys.argv[2:]:
+    auto, none = load(list_name, "auto"), load(list_name, "none")
     both = [k for k in none if k in auto]
     print(f"== {list_name}: {len(auto)} automatic, {len(none)} exact-size, {len(both)} both")
     for name, rows in (("auto (padded, room)", auto), ("none (exact size)", none)):
@@ -109,8 +139,8 @@ for list_name in ("general_e4", "general_e8", "skinny_e4"):
                  if float(auto[k]["gbs"]) > 0)
     v = [x for x, _ in rel]
     print(f"exact/padded throughput: median {med(v):.3f}  p10 {pct(v, 0.1):.3f}  "
-          f"min {v[0] if v else float('nan'):.3f} ({rel[0][1] if rel else ''})")
-    low = [k for k, x in none.items() if min(k) >= 1000 and 100 * float(x["ratio"]) < 7]
+          f"min {v[0] if v else float('nan'):.3f} ({rel[0][1][:2] if rel else ''})")
+    low = [k[:2] for k, x in none.items() if min(k[:2]) >= 1000 and 100 * float(x["ratio"]) < 7]
     print(f"exact-size shapes with both sides >= 1000 below 7 % of copy: {len(low)}"
           + (f" {sorted(low)[:8]}" if low else ""))
     tail = [k for k, x in none.items()
@@ -128,8 +158,8 @@ for list_name in ("general_e4", "general_e8", "skinny_e4"):
         if s:
             print(f"  of those padded (split indexing vs room, same plan): exact/padded "
                   f"median {med(s):.3f}  p10 {pct(s, 0.1):.3f} on {len(s)}")
-    ver = load(list_name + "_verify")
-    print(f"verify leg: {sum(x['verified'] == 'yes' for x in ver.values())} of {len(ver)} "
+    ver = [x for k, x in load("verify", "none").items() if k in none]
+    print(f"verify leg: {sum(x['verified'] == 'yes' for x in ver)} of {len(ver)} "
           f"exact-size plans bit-exact")
     print()
 PY
