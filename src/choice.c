@@ -427,16 +427,21 @@ static clipt_status choose_exact_size(const clipt_device_profile *profile, size_
 {
     clipt_plan_options as = *o;
     clipt_plan_choice padded;
-    double with, without;
+    double with, without, tail;
     clipt_status status;
     as.padding = CLIPT_PADDING_OFF;
     if ((status = choose_staged(profile, rows, cols, elem, &as, t, ch)) != CLIPT_SUCCESS ||
         o->tile_m || o->tile_n || rows == 1 || cols == 1)
         return status;
     as.padding = CLIPT_PADDING_AUTO;
-    if (choose_staged(profile, rows, cols, elem, &as, t, &padded) != CLIPT_SUCCESS ||
-        (double)padded.prows * (double)padded.pcols - (double)rows * (double)cols >
-            (double)rows * (double)cols / ROOMLESS_MAX_SHARE)
+    if (choose_staged(profile, rows, cols, elem, &as, t, &padded) != CLIPT_SUCCESS)
+        return CLIPT_SUCCESS;
+    tail = (double)padded.prows * (double)padded.pcols - (double)rows * (double)cols;
+    /* a small tail, and one that leaves the device room for the rest (a
+     * matrix that only just fits keeps its unpadded plan) */
+    if (tail > (double)rows * (double)cols / ROOMLESS_MAX_SHARE ||
+        tail * (double)elem >
+            ((double)profile->global_mem_bytes - (double)rows * (double)cols * (double)elem) / 4)
         return CLIPT_SUCCESS;
     with = predicted(profile, rows, cols, elem, t, &padded);
     without = predicted(profile, rows, cols, elem, t, ch);
