@@ -95,6 +95,17 @@ static clipt_status set_run_args(const clipt_stage *st, const clipt_stage_run *r
                                      run->buf, run->offset, tail, scratch);
 }
 
+/* The stages' tables, copied to the device at the plan's first run ahead
+ * of its first stage (each stage's enqueue would copy its own otherwise,
+ * behind the stages before it). */
+static clipt_status upload_tables(struct clipt_plan_s *p, cl_command_queue q)
+{
+    clipt_status status = CLIPT_SUCCESS;
+    for (unsigned i = 0; i < p->num_stages && status == CLIPT_SUCCESS; i++)
+        status = clipt_stage_upload(&p->stages[i], q);
+    return status;
+}
+
 clipt_status clipt_plan_run_stages(struct clipt_plan_s *p, const clipt_stage_run *run,
                                    cl_uint num_wait, const cl_event *wait,
                                    cl_event *first_events, cl_event *done_events,
@@ -110,6 +121,8 @@ clipt_status clipt_plan_run_stages(struct clipt_plan_s *p, const clipt_stage_run
         if ((status = set_run_args(&p->stages[run->first + i], run, p->tail, scratch)) !=
             CL_SUCCESS)
             return status;
+    if ((status = upload_tables(p, run->queue)) != CL_SUCCESS)
+        return status;
     for (unsigned i = 0; i < run->count; i++) {
         cl_event last = NULL;
         status = injected_failure()

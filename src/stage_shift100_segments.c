@@ -27,12 +27,27 @@ static const clipt_kernel_decl kernels[] = {
     {"walk_segments", shift100_segments_arg_decls,
      CLIPT_COUNT_OF(shift100_segments_arg_decls)}};
 
-static clipt_status upload(clipt_context c, const void *data, size_t bytes, cl_mem *out)
+static clipt_status make_table(clipt_context c, const void *data, size_t bytes, cl_mem *out)
 {
     cl_int err;
     *out = clCreateBuffer(c->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                           bytes ? bytes : 4, (void *)(uintptr_t)data, &err);
     return err;
+}
+
+/* The tables' move to the device, ahead of the plan's first stage.  A
+ * buffer made with CL_MEM_COPY_HOST_PTR holds the host data from its
+ * creation, but NVIDIA's runtime moves it to the device at its first use,
+ * inside that launch, after the work queued before it: the caller's first
+ * clipt_enqueue then blocked until the earlier stages had run
+ * (docs/performance.md, issue 13).  Moved explicitly at the head of the
+ * run, it blocks nothing. */
+static clipt_status upload(clipt_stage *st, cl_command_queue q)
+{
+    const clipt_segments_state *g = &st->f.segments;
+    const cl_mem tables[3] = {g->start, g->length, g->slot};
+    return clEnqueueMigrateMemObjects(q, 3, tables, 0 /* to q's device, contents kept */, 0,
+                                      NULL, &st->uploaded);
 }
 
 /* Bytes of one segment's descriptor (start, length, slot). */
@@ -146,11 +161,11 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
              "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=%u -DSMALL_INDEX=%d",
              clipt_elem_type_name(elem), q, t->walk_unroll,
              clipt_small_index(c, sp->a * sp->b));
-    if ((status = upload(c, segs.start, segs.count * sizeof *segs.start, &g->start)) ||
-        (status = upload(c, segs.length, segs.count * sizeof *segs.length, &g->length)) ||
-        (status = upload(c, segs.slot, segs.count * sizeof *segs.slot, &g->slot)))
+    if ((status = make_table(c, segs.start, segs.count * sizeof *segs.start, &g->start)) ||
+        (status = make_table(c, segs.length, segs.count * sizeof *segs.length, &g->length)) ||
+        (status = make_table(c, segs.slot, segs.count * sizeof *segs.slot, &g->slot)))
         goto done;
-    st->aux_bytes = segs.count * DESCRIPTOR_BYTES;
+    st->aux_bytes = g->count * DESCRIPTOR_BYTES;
     if ((status = clipt_make_kernel(c, st, kernels[1].name, &g->walk, &wg_limit,
                                     &own_local)) ||
         (status = clipt_make_kernel(c, st, kernels[0].name, &st->kernel, &wg_limit,
@@ -158,10 +173,10 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
         goto done;
     st->kernel_name = "save_segment_heads + walk_segments";
     clipt_set_launch(st, clipt_min_size(t->wg_100, wg_limit),
-                     sp->instances * segs.count * (sp->s / q),
+                     sp->instances * g->count * (sp->s / q),
                      clipt_min_size(t->wg_100, wg_limit),
                      clipt_groups_cap(c, t->groups_per_cu_100, t->groups_100));
-    st->scratch_bytes = (size_t)(sp->instances * segs.saved * sp->s * elem);
+    st->scratch_bytes = (size_t)(sp->instances * g->saved * sp->s * elem);
 done:
     clipt_segments_free(&segs);
     return status;
@@ -216,6 +231,9 @@ static void release(clipt_stage *st)
 {
     clipt_segments_state *g = &st->f.segments;
     cl_mem *mems[3] = {&g->start, &g->length, &g->slot};
+    if (st->uploaded)
+        clReleaseEvent(st->uploaded);
+    st->uploaded = NULL;
     if (g->walk)
         clReleaseKernel(g->walk);
     g->walk = NULL;
@@ -235,6 +253,7 @@ const clipt_family clipt_family_shift100_segments = {
     .prepare = prepare,
     .set_args = set_args,
     .enqueue = enqueue,
+    .upload = upload,
     .describe = describe,
     .release = release,
 };

@@ -186,13 +186,35 @@ static clipt_status launch(const clipt_stage *st, cl_command_queue q, cl_mem scr
     return status;
 }
 
-clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q, cl_mem scratch,
+clipt_status clipt_stage_upload(clipt_stage *st, cl_command_queue q)
+{
+    if (!st->family->upload || st->uploaded)
+        return CLIPT_SUCCESS;
+    return st->family->upload(st, q);
+}
+
+clipt_status clipt_stage_enqueue(clipt_stage *st, cl_command_queue q, cl_mem scratch,
                                  cl_uint num_wait, const cl_event *wait, cl_event *first,
                                  cl_event *done)
 {
+    cl_event *list = NULL;
+    clipt_status status = clipt_stage_upload(st, q);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    if (st->uploaded) { /* the caller's wait list and the move of the tables */
+        if (!(list = malloc(((size_t)num_wait + 1) * sizeof *list)))
+            return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+        for (cl_uint i = 0; i < num_wait; i++)
+            list[i] = wait[i];
+        list[num_wait++] = st->uploaded;
+        wait = list;
+    }
     if (st->family->enqueue)
-        return st->family->enqueue(st, q, scratch, num_wait, wait, first, done);
-    return launch(st, q, scratch, num_wait, wait, first, done);
+        status = st->family->enqueue(st, q, scratch, num_wait, wait, first, done);
+    else
+        status = launch(st, q, scratch, num_wait, wait, first, done);
+    free(list);
+    return status;
 }
 
 /* The length of text of n characters followed by k more, snprintf-style:

@@ -81,6 +81,11 @@ typedef struct clipt_family {
     clipt_status (*enqueue)(const clipt_stage *st, cl_command_queue q, cl_mem scratch,
                             cl_uint num_wait, const cl_event *wait, cl_event *first,
                             cl_event *done);
+    /* Enqueues on q, without blocking, the move to the device of the
+     * stage's own buffers (its tables), setting st->uploaded to an event
+     * that completes with it.  Called once per stage, at its plan's first
+     * run, under the plan's lock.  NULL: nothing to move. */
+    clipt_status (*upload)(clipt_stage *st, cl_command_queue q);
     /* Writes what describe adds for this family ("; flags spread 4 pad 1"),
      * snprintf-style; NULL: nothing. */
     int (*describe)(const clipt_stage *st, char *buf, size_t len);
@@ -136,6 +141,9 @@ struct clipt_stage {
                                       before launch (flags, counters) or,
                                       for segments, the saved heads      */
     size_t aux_bytes;              /* device memory owned by the stage    */
+    cl_event uploaded;             /* its tables' move to the device (the
+                                      family's upload), NULL before the
+                                      plan's first run or when it has none */
     union {
         clipt_tiles_state tiles;
         clipt_pttwac_state pttwac;
@@ -189,12 +197,18 @@ clipt_status clipt_stage_set_part_args(const clipt_stage *st, uint64_t first,
                                        uint64_t count, cl_mem buf, cl_ulong offset,
                                        cl_mem tail, cl_mem scratch);
 
+/* Enqueues, once per stage, the move of its tables to the device (see the
+ * family's upload), if it has any; the stage's enqueues wait for it.  A
+ * plan calls it for every stage before its first stage runs. */
+clipt_status clipt_stage_upload(clipt_stage *st, cl_command_queue q);
+
 /* Enqueues the stage with the arguments set last (`scratch` is the same
- * buffer; zeroed here first when the family needs it).  Waits for the given
+ * buffer; zeroed here first when the family needs it), its tables' move
+ * first if not done yet (clipt_stage_upload).  Waits for the given
  * events; *done receives the stage's last command's event and, if first is
  * not NULL, *first its first command's (both owned by the caller; they may
  * be the same event, retained twice). */
-clipt_status clipt_stage_enqueue(const clipt_stage *st, cl_command_queue q,
+clipt_status clipt_stage_enqueue(clipt_stage *st, cl_command_queue q,
                                  cl_mem scratch, cl_uint num_wait,
                                  const cl_event *wait, cl_event *first,
                                  cl_event *done);

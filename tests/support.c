@@ -375,7 +375,7 @@ static size_t stage_mismatches(const clipt_stage_spec *sp, const unsigned char *
  * holds host up to element offset + split and then `guard` elements of
  * their own (a pattern the stage must leave alone: their changed bytes go
  * to *guard_bad), the rest of host goes to a tail buffer. */
-static clipt_status execute_stage(test_env *env, const clipt_stage *st, size_t offset,
+static clipt_status execute_stage(test_env *env, clipt_stage *st, size_t offset,
                                   size_t split, unsigned char *host, size_t total,
                                   size_t elem, size_t *guard_bad)
 {

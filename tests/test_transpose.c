@@ -445,6 +445,37 @@ static void test_release_while_running(void **state)
     fixture_close(&f);
 }
 
+/* The plan's first run queued behind a command that waits for a user
+ * event, then the plan released at once: release must not wait for the
+ * run (it would wait forever here: the event is set after it), and the
+ * run, which moves the segment tables to the device first, must still be
+ * right. */
+static void test_release_before_first_run(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    char text[4096];
+    cl_event user, gate = NULL;
+    cl_int err;
+    fixture f;
+    fixture_open(env, &f, 300, 500, 4, CLIPT_SEQUENCE_3_1, 20);
+    assert_status(clipt_plan_describe(f.plan, text, sizeof text), CLIPT_SUCCESS);
+    if (!strstr(text, "segment"))
+        fail_msg("the plan has no segment stage, nothing to check: %s", text);
+    user = clCreateUserEvent(env->cl.context, &err);
+    assert_status(err, CL_SUCCESS);
+    assert_status(clEnqueueMarkerWithWaitList(env->cl.queue, 1, &user, &gate), CL_SUCCESS);
+    assert_status(clipt_enqueue(f.plan, env->cl.queue, f.buf, 0, 0, NULL, NULL),
+                  CLIPT_SUCCESS);
+    clipt_plan_release(f.plan);
+    f.plan = NULL;
+    assert_status(clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+    assert_status(clFinish(env->cl.queue), CL_SUCCESS);
+    test_expect_buffer(env, f.buf, f.after, f.bytes, "plan released before its first run");
+    clReleaseEvent(gate);
+    clReleaseEvent(user);
+    fixture_close(&f);
+}
+
 /* ---- describe, profile, one-shot ------------------------------------------------ */
 
 static void expect_text(const char *text, const char *want)
@@ -702,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_back_to_back),
         cmocka_unit_test(test_threads_share_plan),
         cmocka_unit_test(test_release_while_running),
+        cmocka_unit_test(test_release_before_first_run),
         cmocka_unit_test(test_threads_share_context),
         cmocka_unit_test(test_sub_buffer),
         cmocka_unit_test(test_small_shapes),

@@ -14,20 +14,29 @@
 # oneshot/repeated ratio (target: <= 1.2 on the second call of a shape), and
 # oneshot / the kept plan's host time (clipt_enqueue + wait, host clock):
 # what the caches cost beyond the latency of any blocking call.
+# Then clipt_plan_time: host time of clipt_plan_create (programs built) on
+# 100 random general fp32 shapes, rows and cols in [1000, 20000]
+# (plan_time.csv; its summary line in summary.txt), and the single-use
+# cycle of the same shapes split by phase (create, enqueue, wait, release:
+# cycle.csv), once more under tuning/cl_time_shim.c (cycle_shim.log: time
+# inside the OpenCL runtime, by function).
 # Each mode runs under its own time limit: one that fails or hangs never
-# stops the others.  Usage: tuning/gpu_oneshot.sh [SEED]  (takes < 4 min).
+# stops the others.  Usage: [COUNT=N] tuning/gpu_oneshot.sh [SEED]
+# (COUNT shapes, default 40: < 4 min; COUNT=100: < 9 min).
 set -uo pipefail
 out=${OUT:-/tmp/clipt-oneshot}
 mkdir -p "$out"
 seed=${1:-20261123}
+count=${COUNT:-40}
+scale() { echo $(( ($1 * count + 39) / 40 )); } # time limits grow with COUNT
 cmake -S . -B build-oneshot -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release \
     > "$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
-cmake --build build-oneshot -j16 --target clipt_cli > "$out/build.log" 2>&1 ||
+cmake --build build-oneshot -j16 --target clipt_cli clipt_plan_time clipt_cl_time_shim > "$out/build.log" 2>&1 ||
     { tail -30 "$out/build.log"; exit 1; }
 export CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader \
     > "$out/gpu.txt" 2>/dev/null && cat "$out/gpu.txt"
-python3 tuning/shapes.py general --count 40 --seed "$seed" --elem 4 > "$out/shapes.txt" ||
+python3 tuning/shapes.py general --count "$count" --seed "$seed" --elem 4 > "$out/shapes.txt" ||
     exit 1
 clipt=build-oneshot/src/cli/clipt
 status=0
@@ -44,9 +53,23 @@ run_mode() {
     }
     grep -E "^(mode|median|ratio|oneshot/|first call)" "$out/$mode.log"
 }
-run_mode repeated 50 --repeat 3 --no-verify
-run_mode single 55 --repeat 3 --no-verify
-run_mode oneshot 75 --repeat 5
+run_mode repeated "$(scale 50)" --repeat 3 --no-verify
+run_mode single "$(scale 55)" --repeat 3 --no-verify
+run_mode oneshot "$(scale 75)" --repeat 5
+echo "== clipt_plan_time --repeat 9 --random 100 --seed 26"
+timeout 60 build-oneshot/tuning/clipt_plan_time --repeat 9 --random 100 --seed 26 \
+    > "$out/plan_time.csv" 2> "$out/plan_time.log" || { echo "plan_time: exit status $?"; status=1; }
+cat "$out/plan_time.log"
+echo "== clipt_plan_time --cycle --repeat 9 (the shapes above), then under the CL timing shim"
+cycle_shapes=$(awk '!/^#/ && NF >= 2 {printf "%sx%s ", $1, $2}' "$out/shapes.txt")
+# shellcheck disable=SC2086 # one argument per shape
+timeout "$(scale 40)" build-oneshot/tuning/clipt_plan_time --cycle --repeat 9 $cycle_shapes \
+    > "$out/cycle.csv" 2> "$out/cycle.log" || { echo "cycle: exit status $?"; status=1; }
+# shellcheck disable=SC2086
+LD_PRELOAD=$PWD/build-oneshot/tuning/libclipt_cl_time_shim.so timeout "$(scale 40)" \
+    build-oneshot/tuning/clipt_plan_time --cycle --repeat 9 $cycle_shapes \
+    > "$out/cycle_shim.csv" 2> "$out/cycle_shim.log" || { echo "cycle (shim): exit status $?"; status=1; }
+cat "$out/cycle.log" "$out/cycle_shim.log"
 python3 - "$out" <<'PY' | tee "$out/summary.txt"
 import csv, os, statistics, sys
 out = sys.argv[1]
@@ -91,5 +114,18 @@ line("oneshot median call / kept plan's enqueue + wait (host clock, same run)", 
 line("oneshot median call / --mode repeated device time (automatic plan, may pad)", vs_mode)
 line("oneshot first call of a shape / repeated device time", firsts)
 line("single (plan per run) host time / --mode repeated device time", single_ratio)
+PY
+cat "$out/plan_time.log" "$out/cycle.log" >> "$out/summary.txt"
+python3 - "$out/cycle.csv" <<'PY' | tee -a "$out/summary.txt"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+if rows:
+    print("single-use cycle, medians over shapes (ms):",
+          ", ".join(f"{k} {statistics.median(float(r[k]) for r in rows):.3f}"
+                    for k in ("create_ms", "enqueue_ms", "wait_ms", "release_ms", "total_ms",
+                              "device_ms")))
+    over = sorted((float(r["total_ms"]) - float(r["device_ms"])) for r in rows)
+    print(f"host overhead (total - device): median {statistics.median(over):.3f} ms, "
+          f"max {over[-1]:.3f} ms")
 PY
 exit $status

@@ -3,7 +3,7 @@
  * build the programs, then --repeat plans are created and released, each
  * timed alone on a monotonic clock (creation only, not the release).
  *
- *   clipt_plan_time [--elem E] [--repeat K] [--random COUNT [--seed S]] [RxC ...]
+ *   clipt_plan_time [--cycle] [--elem E] [--repeat K] [--random COUNT [--seed S]] [RxC ...]
  *
  * --random: COUNT shapes with rows and cols uniform in [1000, 20000]
  * (splitmix64 from S, default 1).  Prints one CSV row per shape:
@@ -12,7 +12,15 @@
  * kernel instead), then a summary line on stderr: the median and the
  * largest of the shapes' medians.  CLIPT_CYCLE_WALK=1 in the environment
  * makes the library walk every position instead (the old way), for
- * comparisons. */
+ * comparisons.
+ *
+ * --cycle: the whole single-use cycle instead (what `clipt bench --mode
+ * single` times as one figure), split by phase on the host clock: create,
+ * clipt_enqueue (the call), clFinish, clipt_plan_release, and the device
+ * time of the same run (clipt_plan_profile); one buffer per shape,
+ * contents left as they come (timing only).  CSV columns:
+ * rows,cols,elem,create_ms,enqueue_ms,wait_ms,release_ms,total_ms,device_ms,
+ * segments,flag_stages (medians over --repeat runs of each phase). */
 #include "cl_select.h"
 #include "random.h"
 #include "timing.h"
@@ -26,6 +34,7 @@
 
 static double shape_median[MAX_SHAPES];
 static size_t shapes;
+static clipt_cl_env env;
 
 /* Cycle segments of the plan, from its description ("N cycle segments"),
  * and its stages that move along flags (kernel shift100_slices). */
@@ -44,6 +53,68 @@ static unsigned long segments_of(clipt_plan p, unsigned *flag_stages)
         total += strtoul(n, NULL, 10);
     }
     return total;
+}
+
+enum { CREATE, ENQUEUE, WAIT, RELEASE, TOTAL, DEVICE, PHASES };
+
+/* One single-use cycle (create, enqueue, wait, release) on `buf`, each phase
+ * timed alone; 0 on any failure. */
+static int cycle_once(clipt_context cx, size_t rows, size_t cols, size_t elem, cl_mem buf,
+                      double phase[PHASES])
+{
+    clipt_plan p = NULL;
+    double t0 = util_now_seconds(), t1, t2, t3;
+    if (clipt_plan_create(cx, rows, cols, elem, NULL, &p) != CLIPT_SUCCESS)
+        return 0;
+    t1 = util_now_seconds();
+    int ok = clipt_enqueue(p, env.queue, buf, 0, 0, NULL, NULL) == CLIPT_SUCCESS;
+    t2 = util_now_seconds();
+    ok = ok && clFinish(env.queue) == CL_SUCCESS;
+    t3 = util_now_seconds();
+    ok = ok && clipt_plan_profile(p, &phase[DEVICE], NULL, 0, NULL) == CLIPT_SUCCESS;
+    clipt_plan_release(p);
+    phase[RELEASE] = util_now_seconds() - t3;
+    phase[CREATE] = t1 - t0;
+    phase[ENQUEUE] = t2 - t1;
+    phase[WAIT] = t3 - t2;
+    phase[TOTAL] = phase[CREATE] + phase[ENQUEUE] + phase[WAIT] + phase[RELEASE];
+    return ok;
+}
+
+static int time_cycle(clipt_context cx, size_t rows, size_t cols, size_t elem, int repeat)
+{
+    double t[PHASES][MAX_REPEAT], one[PHASES];
+    clipt_plan p = NULL;
+    unsigned long segments;
+    unsigned flag_stages;
+    cl_int err;
+    if (clipt_plan_create(cx, rows, cols, elem, NULL, &p) != CLIPT_SUCCESS)
+        return 0;
+    segments = segments_of(p, &flag_stages);
+    cl_mem buf = clCreateBuffer(env.context, CL_MEM_READ_WRITE, clipt_plan_buffer_size(p), NULL,
+                                &err);
+    clipt_plan_release(p);
+    if (err != CL_SUCCESS)
+        return 0;
+    int ok = cycle_once(cx, rows, cols, elem, buf, one); /* first run: programs, warm-up */
+    for (int i = 0; ok && i < repeat; i++) {
+        ok = cycle_once(cx, rows, cols, elem, buf, one);
+        for (int k = 0; k < PHASES; k++)
+            t[k][i] = one[k];
+    }
+    clReleaseMemObject(buf);
+    if (!ok) {
+        fprintf(stderr, "%zux%zu: a single-use cycle failed\n", rows, cols);
+        return 0;
+    }
+    printf("%zu,%zu,%zu", rows, cols, elem);
+    for (int k = 0; k < PHASES; k++)
+        printf(",%.4f", util_median(t[k], (size_t)repeat) * 1e3);
+    printf(",%lu,%u\n", segments, flag_stages);
+    if (shapes < MAX_SHAPES)
+        shape_median[shapes++] = util_median(t[TOTAL], (size_t)repeat);
+    fflush(stdout);
+    return 1;
 }
 
 static int time_shape(clipt_context cx, size_t rows, size_t cols, size_t elem, int repeat)
@@ -80,7 +151,6 @@ static int time_shape(clipt_context cx, size_t rows, size_t cols, size_t elem, i
 
 int main(int argc, char **argv)
 {
-    clipt_cl_env env;
     clipt_context cx = NULL;
     char why[256];
     size_t elem = 4;
@@ -95,8 +165,12 @@ int main(int argc, char **argv)
         return 3;
     }
     uint64_t seed = 1;
-    printf("rows,cols,elem,median_ms,min_ms,max_ms,segments,flag_stages\n");
-    for (int i = 1; i < argc; i++) {
+    int cycle = argc > 1 && strcmp(argv[1], "--cycle") == 0;
+    int (*measure)(clipt_context, size_t, size_t, size_t, int) = cycle ? time_cycle : time_shape;
+    printf(cycle ? "rows,cols,elem,create_ms,enqueue_ms,wait_ms,release_ms,total_ms,device_ms,"
+                   "segments,flag_stages\n"
+                 : "rows,cols,elem,median_ms,min_ms,max_ms,segments,flag_stages\n");
+    for (int i = 1 + cycle; i < argc; i++) {
         size_t rows, cols;
         if (strcmp(argv[i], "--elem") == 0 && i + 1 < argc) {
             elem = strtoul(argv[++i], NULL, 10);
@@ -110,23 +184,23 @@ int main(int argc, char **argv)
             for (long k = 0; k < count; k++) {
                 rows = (size_t)(1000 + util_splitmix64(&seed) % 19001);
                 cols = (size_t)(1000 + util_splitmix64(&seed) % 19001);
-                if (!time_shape(cx, rows, cols, elem, repeat))
+                if (!measure(cx, rows, cols, elem, repeat))
                     status = 1;
             }
         } else if (sscanf(argv[i], "%zux%zu", &rows, &cols) == 2) {
-            if (!time_shape(cx, rows, cols, elem, repeat))
+            if (!measure(cx, rows, cols, elem, repeat))
                 status = 1; /* the other shapes still run */
         } else {
-            fprintf(stderr, "usage: clipt_plan_time [--elem E] [--repeat K] [--random COUNT "
-                            "[--seed S]] [RxC ...]\n");
+            fprintf(stderr, "usage: clipt_plan_time [--cycle] [--elem E] [--repeat K] "
+                            "[--random COUNT [--seed S]] [RxC ...]\n");
             status = 2;
             break;
         }
     }
     if (shapes > 0) {
         const double median = util_median(shape_median, shapes);
-        fprintf(stderr, "plan creation over %zu shapes: median %.3f ms, largest %.3f ms\n",
-                shapes, median * 1e3, shape_median[shapes - 1] * 1e3);
+        fprintf(stderr, "%s over %zu shapes: median %.3f ms, largest %.3f ms\n",
+                cycle ? "single-use cycle" : "plan creation", shapes, median * 1e3, shape_median[shapes - 1] * 1e3);
     }
     clipt_context_release(cx);
     clipt_cl_env_close(&env);
