@@ -17,7 +17,8 @@
 # (also printed): per list and
 # padding the median and p10 ratio to copy, the per-shape ratio exact/padded
 # (median, p10, min), shapes with both sides >= 1000 below 7 % of copy,
-# how many exact-size plans padded in their tail, and the verify leg.
+# how many exact-size plans padded in their tail, and the verify leg; then
+# clipt_exact_tail's count of the tail's share of the matrix (plans only).
 # Shapes run in chunks, each bench call under its own time limit (what is
 # left of BUDGET seconds, the build included, shared among the calls still
 # to come, VERIFY_S kept for the verify leg): one that fails or hangs costs
@@ -40,7 +41,7 @@ build=${BUILD:-build-exact}
 start=$(date +%s)
 cmake -S . -B "$build" -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release \
     > "$work/cmake.log" 2>&1 || { tail -30 "$work/cmake.log" | tee "$out/bench.log"; exit 1; }
-cmake --build "$build" -j16 --target clipt_cli > "$work/build.log" 2>&1 ||
+cmake --build "$build" -j16 --target clipt_cli clipt_exact_tail > "$work/build.log" 2>&1 ||
     { tail -30 "$work/build.log" | tee "$out/bench.log"; exit 1; }
 echo "built in $(( $(date +%s) - start )) s"
 export CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
@@ -110,7 +111,9 @@ for list in $lists; do
     bench_call $((verify_s / nlists)) "$out/verify.csv" none --shapes "$work/$list.txt" \
         --count "$verify" --elem "${list##*_e}" --repeat 1
 done
-rm -rf "$work"
+# what the exact-size plans keep in their tail (plans only, no runs)
+{ timeout 15 "$build/tuning/clipt_exact_tail" 100 4 "$seed"
+  timeout 15 "$build/tuning/clipt_exact_tail" 100 8 $((seed + 1)); } > "$work/tail.txt" 2>&1
 echo "measured in $(( $(date +%s) - start )) s with the build"
 python3 - "$out" $lists <<'PY' | tee "$out/summary.txt"
 import csv, os, statistics, sys
@@ -163,4 +166,6 @@ for list_name in sys.argv[2:]:
           f"exact-size plans bit-exact")
     print()
 PY
+tee -a "$out/summary.txt" < "$work/tail.txt"
+rm -rf "$work"
 exit $status
