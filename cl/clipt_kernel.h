@@ -10,8 +10,9 @@
  * function has no definition to link against when the compiler does not
  * inline it (as at -cl-opt-disable).
  *
- * Build option: ELEM_TYPE, the element type moved (uchar, ushort, uint,
- * ulong, uint4).
+ * Build options: ELEM_TYPE, the element type moved (uchar, ushort, uint,
+ * ulong, uint4); SPLIT, 1 when the stage's region continues in the plan's
+ * tail buffer (room-less padding, REGION_AT below).
  */
 #ifndef CLIPT_KERNEL_H
 #define CLIPT_KERNEL_H
@@ -23,6 +24,26 @@
 #endif
 
 typedef ELEM_TYPE elem_t;
+
+#ifndef SPLIT
+#define SPLIT 0
+#endif
+
+/* Where element i of a stage's region lives.  Every kernel takes the
+ * region as (buf, offset, tail, split): with SPLIT=1 (room-less padding,
+ * docs/design.md) the region's elements below `split` (a signed count,
+ * negative for a part of the region that starts in the tail) are at
+ * base = buf + offset, the rest in the plan's tail buffer, so that a
+ * padded matrix runs in a caller's buffer that holds the unpadded one
+ * only; the map is a bijection of indices, so every kernel's argument
+ * about its indices holds unchanged.  With SPLIT=0 it is plain indexing
+ * and tail and split are not used. */
+#if SPLIT
+#define REGION_AT(base, tail, split, i)                                        \
+    ((long)(i) < (long)(split) ? (base) + (i) : (tail) + ((i) - (split)))
+#else
+#define REGION_AT(base, tail, split, i) ((base) + (i))
+#endif
 
 /* A helper that must be inlined even where unrolling made it large (its
  * private arrays then stay in registers); plain `static inline` for

@@ -91,7 +91,8 @@ static inline uint take_id(__global volatile uint *scratch, __local uint *slot)
  * the 010! kernel's load phase from 72-82 % to 90-95 % of copy bandwidth).
  * The loops are unrolled so that v[] lives in registers (not unrolled,
  * unpad_rows kept it in private memory on nvptx and GCN). */
-CLIPT_ALWAYS_INLINE void stage_chunk(__global const elem_t *base, __local elem_t *held,
+CLIPT_ALWAYS_INLINE void stage_chunk(__global const elem_t *base, __global const elem_t *tail,
+                        ulong split, __local elem_t *held,
                         ulong x0, ulong end, ulong width, ulong pitch,
                         uint4 div_width)
 {
@@ -103,7 +104,8 @@ CLIPT_ALWAYS_INLINE void stage_chunk(__global const elem_t *base, __local elem_t
         for (uint r = 0; r < IN_FLIGHT; r++) {
             const ulong x = x0 + get_local_id(0) + (r0 + r) * lsz;
             if (r0 + r < REGS && x < end)
-                v[r] = pitch == width ? base[x] : base[place(x, width, pitch, div_width)];
+                v[r] = *REGION_AT(base, tail, split,
+                                  pitch == width ? x : place(x, width, pitch, div_width));
         }
         #pragma unroll
         for (uint r = 0; r < IN_FLIGHT; r++) {
@@ -118,7 +120,8 @@ CLIPT_ALWAYS_INLINE void stage_chunk(__global const elem_t *base, __local elem_t
  * `pitch`; more than 16 elements a work-item IN_FLIGHT at a time like the
  * reads (64 unrolled stores of 1-byte elements kept 64 condition masks
  * live: 104 SGPRs and spills on gfx9). */
-static inline void store_chunk(__global elem_t *base, __local const elem_t *held,
+static inline void store_chunk(__global elem_t *base, __global elem_t *tail, ulong split,
+                        __local const elem_t *held,
                         ulong x0, ulong end, ulong width, ulong pitch,
                         uint4 div_width)
 {
@@ -134,7 +137,8 @@ static inline void store_chunk(__global elem_t *base, __local const elem_t *held
 #endif
             const ulong x = x0 + get_local_id(0) + r * lsz;
             if (r < REGS && x < end)
-                base[pitch == width ? x : place(x, width, pitch, div_width)] = held[x - x0];
+                *REGION_AT(base, tail, split,
+                           pitch == width ? x : place(x, width, pitch, div_width)) = held[x - x0];
         }
     }
 }
@@ -155,7 +159,8 @@ static inline void announce_and_wait(__global volatile uint *scratch, uint d,
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
 
-__kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
+__kernel void pad_rows(__global elem_t *buf, ulong offset,
+                       __global elem_t *tail, ulong split, ulong count,
                        ulong width, ulong pitch,
                        __global volatile uint *scratch, __local elem_t *held,
                        uint4 div_width)
@@ -172,7 +177,7 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
     const long before_end = (long)end - (long)chunk;
     const ulong x0 = before_end > 0 ? (ulong)before_end : 0;
 
-    stage_chunk(base, held, x0, end, width, width, div_width);
+    stage_chunk(base, tail, split, held, x0, end, width, width, div_width);
     {
         /* sources are the logical positions themselves: memory y < count
          * belongs to chunk (count - 1 - y) / chunk */
@@ -185,10 +190,11 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset, ulong count,
         announce_and_wait(scratch, d, overlap ? first : 1,
                           overlap ? (count - 1 - lo) / chunk : 0);
     }
-    store_chunk(base, held, x0, end, width, pitch, div_width);
+    store_chunk(base, tail, split, held, x0, end, width, pitch, div_width);
 }
 
-__kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
+__kernel void unpad_rows(__global elem_t *buf, ulong offset,
+                         __global elem_t *tail, ulong split, ulong count,
                          ulong width, ulong pitch,
                          __global volatile uint *scratch, __local elem_t *held,
                          uint4 div_width)
@@ -201,7 +207,7 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
     const ulong x0 = (ulong)d * chunk;
     const ulong end = min(count, x0 + chunk);
 
-    stage_chunk(base, held, x0, end, width, pitch, div_width);
+    stage_chunk(base, tail, split, held, x0, end, width, pitch, div_width);
     {
         /* destinations [x0, end) hold the sources of the logical elements
          * from the first one whose source is at or after x0 */
@@ -210,5 +216,5 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
         const ulong first = (row * width + col) / chunk;
         announce_and_wait(scratch, d, first, d);
     }
-    store_chunk(base, held, x0, end, width, width, div_width);
+    store_chunk(base, tail, split, held, x0, end, width, width, div_width);
 }

@@ -50,7 +50,8 @@ static inline uint claim(__local volatile uint *flags, uint k)
     return atomic_or(&flags[spread_word(k)], spread_mask(k)) & spread_mask(k);
 }
 
-__kernel void pttwac010(__global elem_t *buf, ulong offset, ulong instances,
+__kernel void pttwac010(__global elem_t *buf, ulong offset,
+                        __global elem_t *tail, ulong split, ulong instances,
                         uint a, uint b, uint flag_words,
                         __local volatile uint *flags)
 {
@@ -59,13 +60,15 @@ __kernel void pttwac010(__global elem_t *buf, ulong offset, ulong instances,
     const uint ab = a * b;
 
     for (ulong t = clipt_group_id(); t < instances; t += get_num_groups(0)) {
-        __global elem_t *tile = buf + offset + t * (ulong)ab;
+        __global elem_t *region = buf + offset;
+        const ulong at0 = t * (ulong)ab;
+#define TILE(k) (*REGION_AT(region, tail, split, at0 + (k)))
         for (uint w = lid; w < flag_words; w += lsz)
             flags[w] = 0;
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 
         for (uint k = lid; k < ab; k += lsz) {
-            elem_t carried = tile[k];
+            elem_t carried = TILE(k);
             /* the read must be complete before the claim can be seen */
             mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
             if (claim(flags, k))
@@ -76,16 +79,17 @@ __kernel void pttwac010(__global elem_t *buf, ulong offset, ulong instances,
                 if (next == cur)
                     break; /* a fixed point is already in place */
                 if (claim(flags, next)) {
-                    tile[next] = carried;
+                    TILE(next) = carried;
                     break;
                 }
-                const elem_t original = tile[next];
-                tile[next] = carried;
+                const elem_t original = TILE(next);
+                TILE(next) = carried;
                 carried = original;
                 cur = next;
             }
         }
         /* every write of this tile is done before its flags are reused */
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+#undef TILE
     }
 }

@@ -56,7 +56,8 @@
 #define STATE_CARRY 1u
 #define STATE_DONE 2u
 
-__kernel void shift100(__global elem_t *buf, ulong offset, ulong instances,
+__kernel void shift100(__global elem_t *buf, ulong offset,
+                       __global elem_t *tail, ulong split, ulong instances,
                        ulong a, ulong b, uint s, uint sa, uint sb,
                        __global volatile uint *flags,
                        __local elem_t *carried, __local elem_t *incoming)
@@ -95,6 +96,8 @@ __kernel void shift100(__global elem_t *buf, ulong offset, ulong instances,
     const ulong stride = (ulong)get_num_groups(0) * G;
     __local elem_t *mine = carried + (size_t)w * s;
     __global elem_t *base = buf + offset;
+    /* element e of super-element p of the region */
+#define SUPER(p, e) (*REGION_AT(base, tail, split, (p) * s + (e)))
     (void)incoming; (void)sa; (void)sb;
 
     if (lid == 0) {
@@ -130,9 +133,9 @@ __kernel void shift100(__global elem_t *buf, ulong offset, ulong instances,
         /* 2. Starting workers read their start before claiming it. */
         const uint starting = state[w] == STATE_NEED_START;
         if (starting) {
-            __global const elem_t *src = base + cur[w] * s;
+            const ulong src = cur[w];
             for (uint e = lane; e < s; e += WORKER_SIZE)
-                mine[e] = src[e];
+                mine[e] = SUPER(src, e);
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 
@@ -163,19 +166,19 @@ __kernel void shift100(__global elem_t *buf, ulong offset, ulong instances,
 
         /* 4. Carrying workers move one step along their cycle. */
         const uint carrying = state[w] == STATE_CARRY;
-        __global elem_t *dst = base + (carrying ? nxt[w] : 0) * s;
+        const ulong dst = carrying ? nxt[w] : 0;
 #if TRANSPOSE_SUPER
         __local elem_t *in = incoming + (size_t)w * s;
         if (carrying && won[w])
             for (uint e = lane; e < s; e += WORKER_SIZE)
-                in[e] = dst[e];
+                in[e] = SUPER(dst, e);
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         if (carrying) {
             /* the carried sa x sb tile lands as its sb x sa transpose */
             for (uint e = lane; e < s; e += WORKER_SIZE) {
                 const uint j = e / sa;
                 const uint i = e - j * sa;
-                dst[e] = mine[i * sb + j];
+                SUPER(dst, e) = mine[i * sb + j];
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -188,13 +191,13 @@ __kernel void shift100(__global elem_t *buf, ulong offset, ulong instances,
              * needed between the read of n and the write into n */
             if (won[w]) {
                 for (uint e = lane; e < s; e += WORKER_SIZE) {
-                    const elem_t t = dst[e];
-                    dst[e] = mine[e];
+                    const elem_t t = SUPER(dst, e);
+                    SUPER(dst, e) = mine[e];
                     mine[e] = t;
                 }
             } else {
                 for (uint e = lane; e < s; e += WORKER_SIZE)
-                    dst[e] = mine[e];
+                    SUPER(dst, e) = mine[e];
             }
         }
 #endif
@@ -208,3 +211,4 @@ __kernel void shift100(__global elem_t *buf, ulong offset, ulong instances,
     }
 }
 #undef IS_LEADER
+#undef SUPER

@@ -83,6 +83,7 @@ static inline ulong walk_destination(ulong p, ulong a, divisor d)
 #define SAVED_AT(inst, g) (saved + ((inst) * saved_per_instance + seg_slot[g]) * s + w)
 
 __kernel void save_segment_heads(__global const elem_t *buf, ulong offset,
+                                 __global const elem_t *tail, ulong split,
                                  ulong instances, ulong a, ulong b, uint magic,
                                  uint sh1, uint sh2, uint slices,
                                  __global const ulong *seg_start,
@@ -96,15 +97,17 @@ __kernel void save_segment_heads(__global const elem_t *buf, ulong offset,
         DECOMPOSE(t);
         if (seg_length[g] & CLIPT_SEGMENT_WHOLE_CYCLE)
             continue; /* its walker reads the head itself */
-        __global const elem_t *from = buf + offset + (inst * a * b + seg_start[g]) * s + w;
+        __global const elem_t *region = buf + offset;
+        const ulong from = (inst * a * b + seg_start[g]) * s + w;
         __global elem_t *to = SAVED_AT(inst, g);
         (void)magic; (void)sh1; (void)sh2;
         for (uint e = 0; e < Q; e++)
-            to[e * slices] = from[e * slices];
+            to[e * slices] = *REGION_AT(region, tail, split, from + e * slices);
     }
 }
 
 __kernel void walk_segments(__global elem_t *buf, ulong offset,
+                            __global elem_t *tail, ulong split,
                             ulong instances, ulong a, ulong b, uint magic,
                             uint sh1, uint sh2, uint slices,
                             __global const ulong *seg_start,
@@ -116,17 +119,24 @@ __kernel void walk_segments(__global elem_t *buf, ulong offset,
     const ulong work = instances * segments * slices;
     for (ulong t = clipt_global_id(); t < work; t += get_global_size(0)) {
         DECOMPOSE(t);
-        __global elem_t *matrix = buf + offset + inst * a * b * s + w;
+        __global elem_t *region = buf + offset;
+        /* element k of this instance's slice w */
+        const ulong matrix = inst * a * b * s + w;
+#define MATRIX(k) (*REGION_AT(region, tail, split, matrix + (k)))
         const divisor d = {b, magic, sh1, sh2};
         elem_t carried[Q];
         const uint len = seg_length[g];
         ulong pos = seg_start[g];
-        __global const elem_t *head = (len & CLIPT_SEGMENT_WHOLE_CYCLE)
-                                          ? matrix + pos * s
-                                          : SAVED_AT(inst, g);
-        #pragma unroll
-        for (uint e = 0; e < Q; e++)
-            carried[e] = head[e * slices];
+        if (len & CLIPT_SEGMENT_WHOLE_CYCLE) {
+            #pragma unroll
+            for (uint e = 0; e < Q; e++)
+                carried[e] = MATRIX(pos * s + e * slices);
+        } else {
+            __global const elem_t *head = SAVED_AT(inst, g);
+            #pragma unroll
+            for (uint e = 0; e < Q; e++)
+                carried[e] = head[e * slices];
+        }
         uint left = len & ~CLIPT_SEGMENT_WHOLE_CYCLE; /* moves still to make */
         while (left > 0) {
             /* read up to UNROLL positions ahead, then shift the carried
@@ -144,7 +154,7 @@ __kernel void walk_segments(__global elem_t *buf, ulong offset,
                     if (u + 1 < left) {
                         #pragma unroll
                         for (uint e = 0; e < Q; e++)
-                            ahead[u][e] = matrix[at[u] + e * slices];
+                            ahead[u][e] = MATRIX(at[u] + e * slices);
                     }
                 }
             }
@@ -153,7 +163,7 @@ __kernel void walk_segments(__global elem_t *buf, ulong offset,
                 if (u < n) {
                     #pragma unroll
                     for (uint e = 0; e < Q; e++)
-                        matrix[at[u] + e * slices] = carried[e];
+                        MATRIX(at[u] + e * slices) = carried[e];
                     if (u + 1 < left) {
                         #pragma unroll
                         for (uint e = 0; e < Q; e++)
@@ -164,4 +174,5 @@ __kernel void walk_segments(__global elem_t *buf, ulong offset,
             left -= n;
         }
     }
+#undef MATRIX
 }

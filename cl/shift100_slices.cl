@@ -56,6 +56,7 @@
 #endif
 
 __kernel void shift100_slices(__global elem_t *buf, ulong offset,
+                              __global elem_t *tail, ulong split,
                               ulong instances, ulong a, ulong b, uint slices,
                               __global volatile uint *flags, uint zero)
 {
@@ -77,9 +78,9 @@ __kernel void shift100_slices(__global elem_t *buf, ulong offset,
 
         elem_t carried[Q];
         uint loaded = 0;
-        __global elem_t *at = base + p * s + (ulong)w * Q;
+        ulong at = p * s + (ulong)w * Q;
         for (uint e = 0; e < Q; e++) {
-            carried[e] = at[e];
+            carried[e] = *REGION_AT(base, tail, split, at + e);
             loaded |= ELEM_BITS(carried[e]);
         }
         /* the claim waits for the read (its address depends on the data) */
@@ -91,16 +92,16 @@ __kernel void shift100_slices(__global elem_t *buf, ulong offset,
             const ulong next = destination(cur, a, b, ab);
             if (next == cur)
                 break; /* a fixed point is already in place */
-            at = base + next * s + (ulong)w * Q;
+            at = next * s + (ulong)w * Q;
             f = flag_base + next;
             if (atomic_or(&flags[f >> 5], flag_bit(f)) & flag_bit(f)) {
                 for (uint e = 0; e < Q; e++)
-                    at[e] = carried[e];
+                    *REGION_AT(base, tail, split, at + e) = carried[e];
                 break;
             }
             for (uint e = 0; e < Q; e++) {
-                const elem_t original = at[e];
-                at[e] = carried[e];
+                const elem_t original = *REGION_AT(base, tail, split, at + e);
+                *REGION_AT(base, tail, split, at + e) = carried[e];
                 carried[e] = original;
             }
             cur = next;

@@ -25,6 +25,7 @@
 
 /* Divisions by a, b and ab use the host's magic numbers (udiv). */
 __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
+                              __global elem_t *tail, ulong split,
                               ulong instances, uint a, uint b, uint pitch,
                               uint batch, __local elem_t *tile, uint4 div_ab,
                               uint4 div_a, uint4 div_b)
@@ -39,7 +40,8 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
         const ulong first = bi * (ulong)batch;
         const uint tiles = (uint)min((ulong)batch, instances - first);
         const uint count = tiles * ab;
-        __global elem_t *base = buf + offset + first * (ulong)ab;
+        __global elem_t *region = buf + offset;
+        const ulong at0 = first * (ulong)ab;
 
         /* LOAD_AHEAD global reads in flight per work-item before any of
          * them is stored to local memory: a read-then-store loop leaves one
@@ -49,7 +51,7 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
             for (uint u = 0; u < LOAD_AHEAD; u++) {
                 const uint k = k0 + u * lsz;
                 if (k < count)
-                    v[u] = base[k];
+                    v[u] = *REGION_AT(region, tail, split, at0 + k);
             }
             for (uint u = 0; u < LOAD_AHEAD; u++) {
                 const uint k = k0 + u * lsz;
@@ -69,7 +71,7 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
             const uint r = k - t * ab;
             const uint j = udiv(r, div_a);
             const uint i = r - j * a;
-            base[k] = tile[t * tile_slots + i * pitch + j];
+            *REGION_AT(region, tail, split, at0 + k) = tile[t * tile_slots + i * pitch + j];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }

@@ -268,11 +268,25 @@ typedef enum clipt_algorithm {
 } clipt_algorithm;
 
 /** Whether the plan may pad the matrix with extra rows/columns to obtain
- *  better tile factors. */
+ *  better tile factors, and where the padding lives.  With NONE, SCRATCH
+ *  and OFF the buffer holds exactly rows*cols*elem_size bytes and nothing
+ *  outside them is written; a plan that pads then keeps the padded tail of
+ *  the matrix (the elements past rows*cols of the padded matrix: a median
+ *  0.04 %, at most about 1.4 % of it for automatic plans) in a buffer of
+ *  its own, counted in clipt_plan_scratch_size ("room-less padding"). */
 typedef enum clipt_padding {
-    CLIPT_PADDING_AUTO = 0, /* pad when it helps; needs the room reported by
-                               clipt_plan_buffer_size                       */
-    CLIPT_PADDING_NONE = 1  /* buffer holds exactly rows*cols*elem_size      */
+    CLIPT_PADDING_AUTO = 0,   /* pad when it helps; needs the room reported by
+                                 clipt_plan_buffer_size                       */
+    CLIPT_PADDING_NONE = 1,   /* exact-size buffer: the plan chooses, by its
+                                 cost model, between SCRATCH's plan and
+                                 OFF's; forced tile factors must divide
+                                 their dimension                             */
+    CLIPT_PADDING_SCRATCH = 2,/* exact-size buffer, padded as AUTO would pad
+                                 (a forced factor that does not divide its
+                                 dimension pads it), the tail in the plan   */
+    CLIPT_PADDING_OFF = 3     /* exact-size buffer, never padded: factors of
+                                 the sides as they are (NONE's plan before
+                                 room-less padding)                          */
 } clipt_padding;
 
 /** Rule that picks the tile factors m (of rows) and n (of cols). */
@@ -293,7 +307,8 @@ typedef struct clipt_plan_options {
     clipt_sequence sequence;  /* forced sequence, or AUTO                    */
     size_t tile_m;            /* forced factor of rows, 0 = automatic; one   */
                               /* not dividing rows pads them to its next     */
-                              /* multiple (padding AUTO; NONE refuses it)    */
+                              /* multiple (padding AUTO or SCRATCH; NONE   */
+                              /* and OFF refuse it)                          */
     size_t tile_n;            /* forced factor of cols, 0 = automatic (same) */
     clipt_padding padding;    /* padding policy                              */
     clipt_tile_rule tile_rule;/* automatic tile rule                         */
@@ -414,16 +429,19 @@ CLIPT_API clipt_status clipt_plan_create_permute(clipt_context c, unsigned ndim,
                                                  clipt_plan *out);
 
 /** Bytes the buffer must hold from the offset: rows*cols*elem_size, plus the
- *  room for padded rows/columns when the plan pads.  0 for NULL.
+ *  room for padded rows/columns when the plan pads with CLIPT_PADDING_AUTO
+ *  (the other policies keep the padding in the plan).  0 for NULL.
  *  Thread-safe. */
 CLIPT_API size_t clipt_plan_buffer_size(clipt_plan p);
 
 /** Bytes of device memory the plan owns besides the matrix: its scratch
- *  buffer (flags, counters, saved cycle heads) and its cycle-segment
- *  tables; under 1 % of the matrix on the automatic plans' common paths
- *  (4 MiB or so for small matrices).  A C2R plan whose rows or column
- *  blocks do not fit local memory holds one per work-group: at most an
- *  eighth of the matrix, or 4 MiB.  0 for NULL.  Thread-safe. */
+ *  buffer (flags, counters, saved cycle heads), its cycle-segment tables
+ *  and, for a plan that pads without room (CLIPT_PADDING_NONE, SCRATCH),
+ *  the padded tail of the matrix; under 1 % of the matrix on the automatic
+ *  plans' common paths (4 MiB or so for small matrices; the padded tail
+ *  adds a median 0.04 %, at most about 1.4 %).  A C2R plan whose rows or
+ *  column blocks do not fit local memory holds one per work-group: at most
+ *  an eighth of the matrix, or 4 MiB.  0 for NULL.  Thread-safe. */
 CLIPT_API size_t clipt_plan_scratch_size(clipt_plan p);
 
 /** Writes a human-readable description of the plan into buf: shape, element
@@ -656,7 +674,8 @@ CLIPT_API void clipt_transpose_cache_clear(void);
 /** Transposes the row-major rows x cols matrix of elem_size-byte elements
  *  held in host memory at `data` (exactly rows*cols*elem_size bytes): copies
  *  it to a temporary device buffer, transposes it there with a plan made
- *  from `opts` (NULL = defaults; padding is allowed, the buffer has room),
+ *  from `opts` (NULL = defaults; padding is allowed, the buffer has room:
+ *  CLIPT_PADDING_SCRATCH, and NONE without forced tiles, run as AUTO),
  *  and copies the cols x rows transpose back into the same host memory.
  *  The buffer and the extra queues' scratch are made for the call and
  *  released before it returns; the plan comes from c's plan cache (made and

@@ -319,10 +319,9 @@ static int forced_padding(size_t dim, size_t f, int vector, const clipt_plan_opt
     return 1;
 }
 
-clipt_status clipt_plan_choose(const clipt_device_profile *profile,
-                               size_t rows, size_t cols, size_t elem,
-                               const clipt_plan_options *o,
-                               const clipt_tuning *t, clipt_plan_choice *ch)
+static clipt_status choose_staged(const clipt_device_profile *profile, size_t rows, size_t cols,
+                                  size_t elem, const clipt_plan_options *o,
+                                  const clipt_tuning *t, clipt_plan_choice *ch)
 {
     const size_t lm = local_words(profile, elem);
     memset(ch, 0, sizeof *ch);
@@ -391,3 +390,96 @@ clipt_status clipt_plan_choose(const clipt_device_profile *profile,
     return CLIPT_SUCCESS;
 }
 
+/* ---- room-less padding ------------------------------------------------------ */
+
+/* A room-less padded plan keeps at most this share of the matrix in its
+ * tail when NONE chooses it (automatic padding stays far below: at most
+ * about 1.4 %, docs/design.md). */
+#define ROOMLESS_MAX_SHARE 16
+
+static clipt_staged_layout layout_of(size_t rows, size_t cols, const clipt_plan_choice *ch)
+{
+    const clipt_staged_layout l = {1,     rows,  cols,        ch->prows,
+                                   ch->pcols, ch->m, ch->n, ch->sequence};
+    return l;
+}
+
+static double predicted(const clipt_device_profile *p, size_t rows, size_t cols, size_t elem,
+                        const clipt_tuning *t, const clipt_plan_choice *ch)
+{
+    const clipt_staged_layout l = layout_of(rows, cols, ch);
+    const clipt_cost_env env = clipt_cost_env_of(p);
+    return clipt_cost_staged_seconds(&l, elem, t, &env);
+}
+
+/* Whether a stage of the choice moves super-elements of fewer than `min`
+ * elements: outside what the cost model was fitted on (choice_cost.c),
+ * and on every device measured the slow case -- element by element at
+ * worst (H100: 2.5-10 % of copy against 15 % padded, issue 14). */
+static int moves_small(size_t rows, size_t cols, const clipt_plan_choice *ch, size_t min)
+{
+    const clipt_staged_layout l = layout_of(rows, cols, ch);
+    clipt_stage_spec specs[CLIPT_MAX_STAGES];
+    const int count = clipt_staged_specs(&l, specs);
+    for (int i = 0; i < count; i++)
+        if (specs[i].op == CLIPT_OP_MOVE_SUPER && specs[i].s < min)
+            return 1;
+    return 0;
+}
+
+/* NONE: the padded choice (room-less) when the unpadded one moves
+ * super-elements below Min and the padded one does not, or when the cost
+ * model predicts it faster by more than its margin; else the unpadded
+ * one.  Forced tiles keep NONE's old meaning (they must divide). */
+static clipt_status choose_exact_size(const clipt_device_profile *profile, size_t rows,
+                                      size_t cols, size_t elem, const clipt_plan_options *o,
+                                      const clipt_tuning *t, clipt_plan_choice *ch)
+{
+    clipt_plan_options as = *o;
+    clipt_plan_choice padded;
+    double with, without, tail;
+    clipt_status status;
+    as.padding = CLIPT_PADDING_OFF;
+    if ((status = choose_staged(profile, rows, cols, elem, &as, t, ch)) != CLIPT_SUCCESS ||
+        o->tile_m || o->tile_n || rows == 1 || cols == 1)
+        return status;
+    as.padding = CLIPT_PADDING_AUTO;
+    if (choose_staged(profile, rows, cols, elem, &as, t, &padded) != CLIPT_SUCCESS)
+        return CLIPT_SUCCESS;
+    tail = (double)padded.prows * (double)padded.pcols - (double)rows * (double)cols;
+    /* a small tail, and one that leaves the device room for the rest (a
+     * matrix that only just fits keeps its unpadded plan) */
+    if (tail > (double)rows * (double)cols / ROOMLESS_MAX_SHARE ||
+        tail * (double)elem >
+            ((double)profile->global_mem_bytes - (double)rows * (double)cols * (double)elem) / 4)
+        return CLIPT_SUCCESS;
+    with = predicted(profile, rows, cols, elem, t, &padded);
+    without = predicted(profile, rows, cols, elem, t, ch);
+    if ((moves_small(rows, cols, ch, t->min_super) &&
+         !moves_small(rows, cols, &padded, t->min_super)) ||
+        (with >= 0 && (without < 0 || with < without * (1 - CLIPT_COST_MARGIN)))) {
+        *ch = padded;
+        ch->roomless = padded.prows != rows || padded.pcols != cols;
+    }
+    return CLIPT_SUCCESS;
+}
+
+clipt_status clipt_plan_choose(const clipt_device_profile *profile,
+                               size_t rows, size_t cols, size_t elem,
+                               const clipt_plan_options *o,
+                               const clipt_tuning *t, clipt_plan_choice *ch)
+{
+    clipt_plan_options as = *o;
+    clipt_status status;
+    switch (o->padding) {
+    case CLIPT_PADDING_NONE:
+        return choose_exact_size(profile, rows, cols, elem, o, t, ch);
+    case CLIPT_PADDING_SCRATCH:
+        as.padding = CLIPT_PADDING_AUTO;
+        status = choose_staged(profile, rows, cols, elem, &as, t, ch);
+        ch->roomless = ch->prows != rows || ch->pcols != cols;
+        return status;
+    default:
+        return choose_staged(profile, rows, cols, elem, o, t, ch);
+    }
+}

@@ -49,15 +49,19 @@ typedef struct clipt_plan_choice {
     const char *why;              /* reason for the tiles              */
     clipt_algorithm algorithm;    /* TPDS, or C2R (then m = n = 1, no
                                      padding, no sequence)             */
+    int roomless;                 /* padded, but the buffer holds rows x
+                                     cols only: the padded tail lives in
+                                     the plan's own buffer              */
 } clipt_plan_choice;
 
 /* What the cost model needs of the device (cost.h). */
 clipt_cost_env clipt_cost_env_of(const clipt_device_profile *p);
 
 /* Chooses for a rows x cols matrix of elem-byte elements, with the options
- * (already checked) and the plan's tuning.  Errors:
- * CLIPT_ERROR_INCOMPATIBLE_OPTIONS (a forced tile that does not divide its
- * dimension). */
+ * (already checked) and the plan's tuning.  Padding SCRATCH chooses as
+ * AUTO does, room-less; NONE chooses, by the cost model, between that and
+ * OFF's choice (no padding).  Errors: CLIPT_ERROR_INCOMPATIBLE_OPTIONS (a
+ * forced tile that does not divide its dimension, padding NONE or OFF). */
 clipt_status clipt_plan_choose(const clipt_device_profile *profile,
                                size_t rows, size_t cols, size_t elem,
                                const clipt_plan_options *opts,

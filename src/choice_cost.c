@@ -12,9 +12,6 @@
 #include "factor.h"
 
 #define SIDE_OPTIONS 10
-/* Another candidate replaces the fallback only when predicted faster by
- * this share: below it the difference is within the model's error. */
-#define COST_MARGIN 0.03
 
 typedef struct side_option {
     size_t dim, factor;
@@ -136,7 +133,7 @@ unsigned clipt_cost_choose(const clipt_cost_search *s, const clipt_cost_choice *
     *best = *fallback;
     best->seconds = clipt_cost_staged_seconds(&l0, s->elem, s->tuning, &s->env);
     found = *best;
-    found.seconds = best->seconds >= 0 ? best->seconds * (1 - COST_MARGIN) : 1e300;
+    found.seconds = best->seconds >= 0 ? best->seconds * (1 - CLIPT_COST_MARGIN) : 1e300;
     side_options_of(s, s->rows, &ro);
     side_options_of(s, s->cols, &co);
     for (unsigned i = 0; i < ro.n; i++)
@@ -154,7 +151,7 @@ unsigned clipt_cost_choose(const clipt_cost_search *s, const clipt_cost_choice *
                          &found, &priced);
         }
     consider_two_stage(s, &ro, &co, &found, &priced);
-    if (found.seconds < best->seconds * (1 - COST_MARGIN) || best->seconds < 0)
+    if (found.seconds < best->seconds * (1 - CLIPT_COST_MARGIN) || best->seconds < 0)
         *best = found;
     return priced;
 }

@@ -22,6 +22,10 @@ typedef struct clipt_cost_search {
     clipt_cost_env env;
 } clipt_cost_search;
 
+/* Another candidate replaces the fallback only when predicted faster by
+ * this share: below it the difference is within the model's error. */
+#define CLIPT_COST_MARGIN 0.03
+
 /* A candidate plan: padded shape, factors, sequence, predicted seconds. */
 typedef struct clipt_cost_choice {
     size_t prows, pcols, m, n;

@@ -86,13 +86,13 @@ static int injected_failure(void)
 
 /* Sets stage st's arguments for the run's part of the region. */
 static clipt_status set_run_args(const clipt_stage *st, const clipt_stage_run *run,
-                                 cl_mem scratch)
+                                 cl_mem tail, cl_mem scratch)
 {
     const uint64_t size = clipt_spec_instance_elems(&st->spec);
     if (run->begin == run->end)
-        return clipt_stage_set_args(st, run->buf, run->offset, scratch);
+        return clipt_stage_set_args(st, run->buf, run->offset, tail, scratch);
     return clipt_stage_set_part_args(st, run->begin / size, (run->end - run->begin) / size,
-                                     run->buf, run->offset, scratch);
+                                     run->buf, run->offset, tail, scratch);
 }
 
 /* The stages' tables, copied to the device at the plan's first run ahead
@@ -118,7 +118,8 @@ clipt_status clipt_plan_run_stages(struct clipt_plan_s *p, const clipt_stage_run
     if (run->count == 0)
         return clEnqueueMarkerWithWaitList(run->queue, num_wait, wait, done);
     for (unsigned i = 0; i < run->count; i++)
-        if ((status = set_run_args(&p->stages[run->first + i], run, scratch)) != CL_SUCCESS)
+        if ((status = set_run_args(&p->stages[run->first + i], run, p->tail, scratch)) !=
+            CL_SUCCESS)
             return status;
     if ((status = upload_tables(p, run->queue)) != CL_SUCCESS)
         return status;

@@ -302,9 +302,19 @@ clipt_status clipt_transpose_host(clipt_context c, cl_command_queue q, void *dat
     host_job j;
     clipt_host_split sp;
     clipt_status status, waited;
+    clipt_plan_options room;
     memset(&j, 0, sizeof j);
     if (!c || !q || !data)
         return CLIPT_ERROR_NULL_ARGUMENT;
+    if (opts && (opts->padding == CLIPT_PADDING_SCRATCH ||
+                 (opts->padding == CLIPT_PADDING_NONE && !opts->tile_m && !opts->tile_n))) {
+        /* the device buffer is the call's own: padding gets room there, the
+         * factors room-less padding would give without the split indexing
+         * (and the pieces cut below address one buffer) */
+        room = *opts;
+        room.padding = CLIPT_PADDING_AUTO;
+        opts = &room;
+    }
     if (queues == 0 || queues > CLIPT_HOST_MAX_QUEUES)
         return CLIPT_ERROR_INVALID_OPTION;
     if ((status = clipt_check_queue(c, q)) != CLIPT_SUCCESS ||

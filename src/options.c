@@ -46,7 +46,8 @@ clipt_status clipt_check_options(const clipt_plan_options *o,
     if (o->algorithm != CLIPT_ALGORITHM_AUTO && o->algorithm != CLIPT_ALGORITHM_TPDS &&
         o->algorithm != CLIPT_ALGORITHM_C2R)
         return CLIPT_ERROR_INVALID_OPTION;
-    if (o->padding != CLIPT_PADDING_AUTO && o->padding != CLIPT_PADDING_NONE)
+    if (o->padding != CLIPT_PADDING_AUTO && o->padding != CLIPT_PADDING_NONE &&
+        o->padding != CLIPT_PADDING_SCRATCH && o->padding != CLIPT_PADDING_OFF)
         return CLIPT_ERROR_INVALID_OPTION;
     if (o->tile_rule != CLIPT_TILE_RULE_AUTO && o->tile_rule != CLIPT_TILE_RULE_ALG5 &&
         o->tile_rule != CLIPT_TILE_RULE_ALG2 && o->tile_rule != CLIPT_TILE_RULE_ALG1)

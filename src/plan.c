@@ -12,10 +12,13 @@
 static clipt_status add_spec(clipt_plan p, const clipt_stage_spec *spec)
 {
     clipt_stage *st = &p->stages[p->num_stages];
+    clipt_stage_spec own = *spec;
     clipt_status status;
     if (p->num_stages == CLIPT_MAX_PLAN_STAGES)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    status = clipt_stage_prepare(p->ctx, spec, p->elem, &p->tuning, st);
+    if (p->tail_bytes) /* room-less padding: the region continues in the plan's tail */
+        own.split = p->buffer_bytes / p->elem;
+    status = clipt_stage_prepare(p->ctx, &own, p->elem, &p->tuning, st);
     if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS &&
         (p->opts.sequence != CLIPT_SEQUENCE_AUTO || p->opts.algorithm != CLIPT_ALGORITHM_AUTO))
         status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
@@ -56,7 +59,7 @@ static clipt_status add_staged(clipt_plan p, size_t batch, size_t rows, size_t c
     size_t bytes, padded;
     clipt_status status;
     if (batch > 1)
-        own.padding = CLIPT_PADDING_NONE; /* no stage pads matrices each apart */
+        own.padding = CLIPT_PADDING_OFF; /* no stage pads matrices each apart */
     status = clipt_plan_choose(d, rows, cols, p->elem, &own, &p->tuning, ch);
     if (status != CLIPT_SUCCESS)
         return status;
@@ -64,6 +67,11 @@ static clipt_status add_staged(clipt_plan p, size_t batch, size_t rows, size_t c
         !clipt_mul_ok(ch->prows, ch->pcols, &padded) ||
         !clipt_mul_ok(padded, batch * p->elem, &padded))
         return CLIPT_ERROR_SHAPE_OVERFLOW;
+    if (ch->roomless) {
+        /* the caller's buffer holds the matrix; the rest is the plan's */
+        p->tail_bytes = padded - bytes;
+        padded = bytes;
+    }
     if (padded > d->max_alloc_bytes && bytes <= d->max_alloc_bytes)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     if (padded > p->buffer_bytes)
@@ -80,21 +88,23 @@ static clipt_status add_staged(clipt_plan p, size_t batch, size_t rows, size_t c
 static clipt_status check_device_memory(clipt_plan p)
 {
     const clipt_device_profile *d = &p->ctx->profile;
-    if (p->scratch_bytes > d->max_alloc_bytes)
+    if (p->scratch_bytes > d->max_alloc_bytes || p->tail_bytes > d->max_alloc_bytes)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     if (p->buffer_bytes > d->global_mem_bytes ||
-        p->scratch_bytes + p->aux_bytes > d->global_mem_bytes - p->buffer_bytes)
+        (double)p->scratch_bytes + (double)p->aux_bytes + (double)p->tail_bytes >
+            (double)(d->global_mem_bytes - p->buffer_bytes))
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     return CLIPT_SUCCESS;
 }
 
 static clipt_status allocate_scratch(clipt_plan p)
 {
-    cl_int err;
-    if (p->scratch_bytes == 0)
-        return CLIPT_SUCCESS;
-    p->scratch = clCreateBuffer(p->ctx->cl_ctx, CL_MEM_READ_WRITE,
-                                p->scratch_bytes, NULL, &err);
+    cl_int err = CL_SUCCESS;
+    if (p->scratch_bytes)
+        p->scratch = clCreateBuffer(p->ctx->cl_ctx, CL_MEM_READ_WRITE, p->scratch_bytes, NULL,
+                                    &err);
+    if (err == CL_SUCCESS && p->tail_bytes)
+        p->tail = clCreateBuffer(p->ctx->cl_ctx, CL_MEM_READ_WRITE, p->tail_bytes, NULL, &err);
     return err;
 }
 
@@ -163,11 +173,11 @@ static clipt_status add_pass(clipt_plan p, unsigned index, const clipt_permute_p
     }
     if (ps->D >= p->tuning.min_super) {
         const clipt_stage_spec move = {CLIPT_OP_MOVE_SUPER, "0100! super-elements",
-                                       ps->A, ps->B, ps->C, ps->D, 0, 0};
+                                       ps->A, ps->B, ps->C, ps->D, 0, 0, 0};
         return add_spec(p, &move);
     }
     const clipt_stage_spec tiles = {CLIPT_OP_TRANSPOSE_TILES, "0010! inner tiles",
-                                    ps->A * ps->B, ps->C, ps->D, 1, 0, 0};
+                                    ps->A * ps->B, ps->C, ps->D, 1, 0, 0, 0};
     if ((status = add_spec(p, &tiles)) != CLIPT_SUCCESS)
         return status;
     const clipt_permute_pass rest = {ps->A, ps->B * ps->D, ps->C, 1};
@@ -197,8 +207,8 @@ static clipt_status build_passes(clipt_plan p, size_t bytes)
     /* what clipt_plan_query reports when no pass is a staged 2-D one */
     p->choice = (clipt_plan_choice){p->rows, 1, 1, 1, CLIPT_SEQUENCE_AUTO,
                                     "no 2-D transposition: see the passes",
-                                    CLIPT_ALGORITHM_TPDS};
-    opts.padding = CLIPT_PADDING_NONE; /* later passes need the bytes exact */
+                                    CLIPT_ALGORITHM_TPDS, 0};
+    opts.padding = CLIPT_PADDING_OFF; /* later passes need the bytes exact */
     for (unsigned i = 0; i < nd->num_passes && status == CLIPT_SUCCESS; i++)
         status = add_pass(p, i, &nd->passes[i], &opts);
     return status;
@@ -253,6 +263,8 @@ void clipt_plan_release(clipt_plan p)
         clipt_stage_release(&p->stages[i]);
     if (p->scratch)
         clReleaseMemObject(p->scratch);
+    if (p->tail)
+        clReleaseMemObject(p->tail);
     if (p->last)
         clReleaseEvent(p->last);
     clipt_plan_drop_events(p);
@@ -268,7 +280,7 @@ size_t clipt_plan_buffer_size(clipt_plan p) { return p ? p->buffer_bytes : 0; }
 
 size_t clipt_plan_scratch_size(clipt_plan p)
 {
-    return p ? p->scratch_bytes + p->aux_bytes : 0;
+    return p ? p->scratch_bytes + p->aux_bytes + p->tail_bytes : 0;
 }
 
 /* ---- shared plans ------------------------------------------------------- */

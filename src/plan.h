@@ -26,7 +26,10 @@ struct clipt_plan_s {
     size_t buffer_bytes;
     size_t scratch_bytes;         /* the scratch buffer (shared by stages) */
     size_t aux_bytes;             /* stages' own buffers (segment tables)  */
+    size_t tail_bytes;            /* room-less padding: the padded region
+                                     past buffer_bytes, in `tail`         */
     cl_mem scratch;
+    cl_mem tail;                  /* NULL when the region fits the buffer */
     /* why: the staged algorithm's choices, the options and the tuning */
     clipt_plan_choice choice;
     clipt_plan_options opts;
@@ -68,10 +71,11 @@ int clipt_plan_is_2d(const struct clipt_plan_s *p);
  * made in plan.c). */
 int clipt_permute_describe(struct clipt_plan_s *p, char *buf, size_t len);
 
-/* Elements of the plan's region (the padded matrices). */
+/* Elements of the plan's region (the padded matrices, the tail of a
+ * room-less plan included). */
 static inline uint64_t clipt_plan_region_elems(const struct clipt_plan_s *p)
 {
-    return p->buffer_bytes / p->elem;
+    return (p->buffer_bytes + p->tail_bytes) / p->elem;
 }
 
 #endif

@@ -54,7 +54,7 @@ clipt_status clipt_plan_query(clipt_plan p, clipt_plan_info *info)
     info->padded_rows = p->choice.prows;
     info->padded_cols = p->choice.pcols;
     info->buffer_bytes = p->buffer_bytes;
-    info->scratch_bytes = p->scratch_bytes + p->aux_bytes;
+    info->scratch_bytes = clipt_plan_scratch_size(p);
     info->num_stages = p->num_stages;
     info->tuning_entry = p->ctx->profile.tuning_entry;
     info->predicted_seconds = predicted_seconds(p);
@@ -173,8 +173,15 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
                 : " (no padding)");
     }
     add_buffer_line(&t, &info);
-    add(&t, "scratch bytes: %zu (scratch buffer %zu, cycle-segment tables %zu)\n",
-        info.scratch_bytes, info.scratch_bytes - tables, tables);
+    if (p->tail_bytes)
+        add(&t, "scratch bytes: %zu (scratch buffer %zu, cycle-segment tables %zu, padded tail "
+            "%zu = %.3f %% of the matrix: room-less padding, the padded matrix's elements "
+            "past the buffer)\n",
+            info.scratch_bytes, info.scratch_bytes - tables - p->tail_bytes, tables,
+            p->tail_bytes, 100.0 * (double)p->tail_bytes / (double)p->buffer_bytes);
+    else
+        add(&t, "scratch bytes: %zu (scratch buffer %zu, cycle-segment tables %zu)\n",
+            info.scratch_bytes, info.scratch_bytes - tables, tables);
     add(&t, "tuning entry: %s", info.tuning_entry);
     /* the plan options that replaced values of that entry */
     overrides = clipt_tuning_of_options(&p->opts);

@@ -9,14 +9,14 @@
 static clipt_stage_spec shift(const char *label, uint64_t instances,
                               uint64_t a, uint64_t b, uint64_t s)
 {
-    clipt_stage_spec sp = {CLIPT_OP_MOVE_SUPER, label, instances, a, b, s, 0, 0};
+    clipt_stage_spec sp = {CLIPT_OP_MOVE_SUPER, label, instances, a, b, s, 0, 0, 0};
     return sp;
 }
 
 static clipt_stage_spec tiles(const char *label, uint64_t instances,
                               uint64_t a, uint64_t b)
 {
-    clipt_stage_spec sp = {CLIPT_OP_TRANSPOSE_TILES, label, instances, a, b, 1, 0, 0};
+    clipt_stage_spec sp = {CLIPT_OP_TRANSPOSE_TILES, label, instances, a, b, 1, 0, 0, 0};
     return sp;
 }
 
@@ -100,14 +100,14 @@ unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols,
         return 0; /* a vector's transpose has the same bytes */
     if (clipt_gcd64(rows, cols) > 1) {
         const clipt_stage_spec rotate = {CLIPT_OP_ROTATE_COLUMNS, "column rotation", batch,
-                                         rows, cols, 1, 0, 0};
+                                         rows, cols, 1, 0, 0, 0};
         specs[count++] = rotate;
     }
     {
         const clipt_stage_spec row = {CLIPT_OP_SHUFFLE_ROWS, "row shuffle", batch, rows,
-                                      cols, 1, 0, 0};
+                                      cols, 1, 0, 0, 0};
         const clipt_stage_spec column = {CLIPT_OP_SHUFFLE_COLUMNS, "column shuffle", batch,
-                                         rows, cols, 1, 0, 0};
+                                         rows, cols, 1, 0, 0, 0};
         specs[count++] = row;
         specs[count++] = column;
     }

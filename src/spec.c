@@ -39,14 +39,14 @@ uint64_t clipt_spec_region_elems(const clipt_stage_spec *spec)
 static clipt_stage_spec pad_spec(const clipt_staged_layout *l)
 {
     clipt_stage_spec sp = {CLIPT_OP_PAD, "pad", l->batch * l->rows, l->cols, 1, 1,
-                           l->cols, l->pcols};
+                           l->cols, l->pcols, 0};
     return sp;
 }
 
 static clipt_stage_spec unpad_spec(const clipt_staged_layout *l)
 {
     clipt_stage_spec sp = {CLIPT_OP_UNPAD, "unpad", l->batch * l->cols, l->rows, 1, 1,
-                           l->prows, l->rows};
+                           l->prows, l->rows, 0};
     return sp;
 }
 

@@ -25,6 +25,9 @@ typedef struct clipt_stage_spec {
     const char *label;       /* the papers' name: "100!", "0010!", "pad" */
     uint64_t instances, a, b, s;
     uint64_t sa, sb;
+    uint64_t split;          /* 0: the region is contiguous in the buffer;
+                                else its first `split` elements are, the
+                                rest in the plan's tail (room-less padding) */
 } clipt_stage_spec;
 
 /* Whether the stage changes nothing (a or b is 1 and no inner transpose,

@@ -100,6 +100,8 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     const uint64_t line = 128 / elem > 1 ? 128 / elem : 1;
     size_t wg_limit = 0, unit_elems, per_group, cap;
     uint64_t units;
+    if (sp->split) /* C2R never pads, so no plan splits its region */
+        return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
     unsigned width;
     int local, retry = 0;
     clipt_status status;

@@ -1,6 +1,8 @@
 /* Host-side helpers of the kernel families (see stage_kernel.h). */
 #include "stage_kernel.h"
 
+#include <stdio.h>
+
 const char *clipt_elem_type_name(size_t elem_size)
 {
     switch (elem_size) {
@@ -40,7 +42,12 @@ clipt_status clipt_make_kernel(clipt_context c, const clipt_stage *st, const cha
                                cl_kernel *out, size_t *wg_limit, size_t *own_local)
 {
     cl_ulong local_used = 0;
-    clipt_status status = clipt_loader_kernel(c, st->family->file, st->options, name, out);
+    char options[sizeof st->options + 16];
+    clipt_status status;
+    /* a split region (room-less padding) is the one option every family
+     * shares: added here rather than by each */
+    snprintf(options, sizeof options, "%s%s", st->options, st->spec.split ? " -DSPLIT=1" : "");
+    status = clipt_loader_kernel(c, st->family->file, options, name, out);
     if (status != CLIPT_SUCCESS)
         return status;
     status = clGetKernelWorkGroupInfo(*out, c->device, CL_KERNEL_WORK_GROUP_SIZE,

@@ -80,6 +80,16 @@ void clipt_set_launch(clipt_stage *st, size_t local, uint64_t work, uint64_t per
         return err;                                                            \
     }
 
+/* The region every kernel starts its arguments with (cl/clipt_kernel.h's
+ * REGION_AT): the buffer and the region's element offset in it, the plan's
+ * tail buffer and the split (region elements in buf, signed), and their
+ * values from a stage's arguments. */
+#define CLIPT_REGION_ARGS(X)                                                   \
+    X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
+    X(tail, GLOBAL, "elem_t*") X(split, ULONG, "ulong")
+#define CLIPT_REGION_VALUES(g)                                                 \
+    .buf = (g)->buf, .offset = (g)->offset, .tail = (g)->tail, .split = (g)->split
+
 #define CLIPT_COUNT_OF(a) ((unsigned)(sizeof(a) / sizeof((a)[0])))
 
 /* clSetKernelArg for one argument of the given kind (LOCAL: *value is the

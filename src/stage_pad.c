@@ -8,7 +8,7 @@
 /* Both kernels take the same arguments; `pitch` is the one that is not
  * the width: padding's destination pitch, unpadding's source pitch. */
 #define MOVE_ROWS_ARGS(X)                                                      \
-    X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong") X(count, ULONG, "ulong") \
+    CLIPT_REGION_ARGS(X) X(count, ULONG, "ulong") \
     X(width, ULONG, "ulong") X(pitch, ULONG, "ulong") X(scratch, GLOBAL, "uint*") \
     X(held, LOCAL, "elem_t*") X(div_width, UINT4, "uint4")
 CLIPT_KERNEL_ARGS(move_rows, MOVE_ROWS_ARGS)
@@ -57,7 +57,7 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
 {
     const clipt_stage_spec *sp = &st->spec;
     const move_rows_args v = {
-        .buf = g->buf, .offset = g->offset, .count = g->instances * sp->a,
+        CLIPT_REGION_VALUES(g), .count = g->instances * sp->a,
         .width = sp->a, .pitch = sp->op == CLIPT_OP_PAD ? sp->sb : sp->sa,
         .scratch = g->scratch, .held = st->local_bytes[0],
         .div_width = clipt_divisor_vector(sp->a)};

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #define PTTWAC010_ARGS(X)                                                      \
-    X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
+    CLIPT_REGION_ARGS(X)                        \
     X(instances, ULONG, "ulong") X(a, UINT, "uint") X(b, UINT, "uint")         \
     X(flag_words, UINT, "uint") X(flags, LOCAL, "uint*")
 CLIPT_KERNEL_ARGS(pttwac010, PTTWAC010_ARGS)
@@ -60,7 +60,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
 static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
 {
     const pttwac010_args v = {
-        .buf = g->buf, .offset = g->offset, .instances = g->instances,
+        CLIPT_REGION_VALUES(g), .instances = g->instances,
         .a = (cl_uint)st->spec.a, .b = (cl_uint)st->spec.b,
         .flag_words = st->f.pttwac.flag_words, .flags = st->local_bytes[0]};
     return pttwac010_set(st->kernel, &v);

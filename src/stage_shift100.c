@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #define SHIFT100_ARGS(X)                                                       \
-    X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
+    CLIPT_REGION_ARGS(X)                        \
     X(instances, ULONG, "ulong") X(a, ULONG, "ulong") X(b, ULONG, "ulong")     \
     X(s, UINT, "uint") X(sa, UINT, "uint") X(sb, UINT, "uint")                 \
     X(flags, GLOBAL, "uint*") X(carried, LOCAL, "elem_t*")                     \
@@ -83,7 +83,7 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
 {
     const clipt_stage_spec *sp = &st->spec;
     const shift100_args v = {
-        .buf = g->buf, .offset = g->offset, .instances = g->instances, .a = sp->a,
+        CLIPT_REGION_VALUES(g), .instances = g->instances, .a = sp->a,
         .b = sp->b, .s = (cl_uint)sp->s, .sa = (cl_uint)sp->sa, .sb = (cl_uint)sp->sb,
         .flags = g->scratch, .carried = st->local_bytes[0], .incoming = st->local_bytes[1]};
     return shift100_set(st->kernel, &v);

@@ -12,7 +12,7 @@
 /* Both kernels take the same arguments (save_segment_heads reads what
  * walk_segments writes, and the other way round for `saved`). */
 #define SHIFT100_SEGMENTS_ARGS(X)                                              \
-    X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
+    CLIPT_REGION_ARGS(X)                        \
     X(instances, ULONG, "ulong") X(a, ULONG, "ulong") X(b, ULONG, "ulong")     \
     X(magic, UINT, "uint") X(sh1, UINT, "uint") X(sh2, UINT, "uint")           \
     X(slices, UINT, "uint") X(seg_start, GLOBAL, "ulong*")                     \
@@ -187,7 +187,7 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
     const clipt_stage_spec *sp = &st->spec;
     const clipt_segments_state *seg = &st->f.segments;
     shift100_segments_args v = {
-        .buf = g->buf, .offset = g->offset, .instances = g->instances, .a = sp->a,
+        CLIPT_REGION_VALUES(g), .instances = g->instances, .a = sp->a,
         .b = sp->b, .slices = (cl_uint)(sp->s / seg->q), .seg_start = seg->start,
         .seg_length = seg->length, .seg_slot = seg->slot, .segments = seg->count,
         .saved_per_instance = seg->saved, .saved = g->scratch};

@@ -10,7 +10,7 @@
 #define CLIPT_SLICE_MAX_BYTES 64
 
 #define SHIFT100_SLICES_ARGS(X)                                                \
-    X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
+    CLIPT_REGION_ARGS(X)                        \
     X(instances, ULONG, "ulong") X(a, ULONG, "ulong") X(b, ULONG, "ulong")     \
     X(slices, UINT, "uint") X(flags, GLOBAL, "uint*") X(zero, UINT, "uint")
 CLIPT_KERNEL_ARGS(shift100_slices, SHIFT100_SLICES_ARGS)
@@ -47,7 +47,7 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
 {
     const clipt_stage_spec *sp = &st->spec;
     const shift100_slices_args v = {
-        .buf = g->buf, .offset = g->offset, .instances = g->instances, .a = sp->a,
+        CLIPT_REGION_VALUES(g), .instances = g->instances, .a = sp->a,
         .b = sp->b, .slices = (cl_uint)(sp->s / st->f.slices.q), .flags = g->scratch,
         .zero = 0};
     return shift100_slices_set(st->kernel, &v);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #define TRANSPOSE010_ARGS(X)                                                   \
-    X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
+    CLIPT_REGION_ARGS(X)                        \
     X(instances, ULONG, "ulong") X(a, UINT, "uint") X(b, UINT, "uint")         \
     X(pitch, UINT, "uint") X(batch, UINT, "uint") X(tile, LOCAL, "elem_t*")    \
     X(div_ab, UINT4, "uint4") X(div_a, UINT4, "uint4") X(div_b, UINT4, "uint4")
@@ -63,7 +63,7 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
 {
     const clipt_stage_spec *sp = &st->spec;
     const transpose010_args v = {
-        .buf = g->buf, .offset = g->offset, .instances = g->instances,
+        CLIPT_REGION_VALUES(g), .instances = g->instances,
         .a = (cl_uint)sp->a, .b = (cl_uint)sp->b, .pitch = st->f.tiles.pitch,
         .batch = st->f.tiles.batch, .tile = st->local_bytes[0],
         .div_ab = clipt_divisor_vector(sp->a * sp->b),

@@ -121,23 +121,42 @@ void clipt_stage_release(clipt_stage *st)
     st->kernel = NULL;
 }
 
-clipt_status clipt_stage_set_args(const clipt_stage *st, cl_mem buf, cl_ulong offset,
-                                  cl_mem scratch)
+/* The arguments for instances from `first` on: a split region's split
+ * counts from there (negative once the sub-range starts in the tail). */
+static clipt_stage_args region_args(const clipt_stage *st, uint64_t first, uint64_t count,
+                                    cl_mem buf, cl_ulong offset, cl_mem tail, cl_mem scratch)
 {
-    const clipt_stage_args args = {buf, offset, st->spec.instances, scratch};
+    const uint64_t skip = first * clipt_spec_instance_elems(&st->spec);
+    const clipt_stage_args args = {buf,
+                                   offset + skip,
+                                   st->spec.split && tail ? tail : buf,
+                                   st->spec.split ? st->spec.split - skip : 0,
+                                   count,
+                                   scratch};
+    return args;
+}
+
+clipt_status clipt_stage_set_args(const clipt_stage *st, cl_mem buf, cl_ulong offset,
+                                  cl_mem tail, cl_mem scratch)
+{
+    const clipt_stage_args args = region_args(st, 0, st->spec.instances, buf, offset, tail,
+                                              scratch);
+    if (st->spec.split && !tail)
+        return CLIPT_ERROR_NULL_ARGUMENT;
     return st->family->set_args(st, &args);
 }
 
 clipt_status clipt_stage_set_part_args(const clipt_stage *st, uint64_t first,
                                        uint64_t count, cl_mem buf, cl_ulong offset,
-                                       cl_mem scratch)
+                                       cl_mem tail, cl_mem scratch)
 {
     /* every kernel loops over `instances` from the region's start and
      * indexes its flags and saved heads from there, and launch sizes only
      * bound the work-groups, so fewer instances from a later start are the
      * same stage on the sub-range */
-    const clipt_stage_args args = {
-        buf, offset + first * clipt_spec_instance_elems(&st->spec), count, scratch};
+    const clipt_stage_args args = region_args(st, first, count, buf, offset, tail, scratch);
+    if (st->spec.split && !tail)
+        return CLIPT_ERROR_NULL_ARGUMENT;
     if (st->spec.op == CLIPT_OP_PAD || st->spec.op == CLIPT_OP_UNPAD)
         return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
     if (count == 0 || first > st->spec.instances || count > st->spec.instances - first)
@@ -266,6 +285,14 @@ int clipt_stage_format(const clipt_stage *st, char *buf, size_t len)
         return n;
     if (st->family->describe) {
         n = appended(n, st->family->describe(st, buf + n, len - (size_t)n));
+        if (n < 0 || (size_t)n >= len)
+            return n;
+    }
+    if (sp->split) {
+        n = appended(n, snprintf(buf + n, len - (size_t)n,
+                                 "; region split after %llu elements (the rest in the plan's "
+                                 "padded tail)",
+                                 (unsigned long long)sp->split));
         if (n < 0 || (size_t)n >= len)
             return n;
     }

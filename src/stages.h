@@ -47,10 +47,15 @@ typedef struct clipt_kernel_decl {
 
 /* What a stage's kernels work on when enqueued: `instances` instances from
  * element `offset` of buf (a sub-range of the stage's own instances, or all
- * of them), with `scratch` holding the stage's scratch_bytes. */
+ * of them), with `scratch` holding the stage's scratch_bytes.  A split
+ * stage's region (spec.split) continues in `tail` after `split` elements
+ * (signed: negative for a sub-range that starts in the tail); otherwise
+ * tail is buf and split unused. */
 typedef struct clipt_stage_args {
     cl_mem buf;
     cl_ulong offset;
+    cl_mem tail;
+    cl_ulong split;
     cl_ulong instances;
     cl_mem scratch;
 } clipt_stage_args;
@@ -179,11 +184,13 @@ clipt_status clipt_stage_prepare_as(clipt_context c, const clipt_stage_spec *spe
                                     const clipt_tuning *tuning, clipt_stage *st);
 
 /* Sets the stage's kernel arguments for the region at element offset
- * `offset` of buf, with `scratch` holding st->scratch_bytes.  Enqueues
- * nothing: a plan sets every stage's arguments before it enqueues the
- * first stage, so that a failure here leaves the buffer untouched. */
+ * `offset` of buf, with `scratch` holding st->scratch_bytes; a split stage
+ * (spec.split > 0) finds the rest of its region in `tail` (NULL for a
+ * stage that is not split).  Enqueues nothing: a plan sets every stage's
+ * arguments before it enqueues the first stage, so that a failure here
+ * leaves the buffer untouched. */
 clipt_status clipt_stage_set_args(const clipt_stage *st, cl_mem buf,
-                                  cl_ulong offset, cl_mem scratch);
+                                  cl_ulong offset, cl_mem tail, cl_mem scratch);
 
 /* The same for instances [first, first + count) of the stage only, as if
  * they were the whole region (it starts first * instance elements further
@@ -195,7 +202,7 @@ clipt_status clipt_stage_set_args(const clipt_stage *st, cl_mem buf,
  * instances or empty (CLIPT_ERROR_INVALID_SHAPE). */
 clipt_status clipt_stage_set_part_args(const clipt_stage *st, uint64_t first,
                                        uint64_t count, cl_mem buf, cl_ulong offset,
-                                       cl_mem scratch);
+                                       cl_mem tail, cl_mem scratch);
 
 /* Enqueues, once per stage, the move of its tables to the device (see the
  * family's upload), if it has any; the stage's enqueues wait for it.  A

@@ -266,7 +266,7 @@ static void test_stage_cases(void **state)
         if (!selected('s', i))
             continue;
         const clipt_stage_spec sp = {c->op, "case", c->instances, c->a, c->b,
-                                     c->s, c->sa, c->sb};
+                                     c->s, c->sa, c->sb, 0};
         const clipt_tuning t = tuning_of(&env->ctx->profile.tuning, &c->t);
         clipt_kernel_family used = CLIPT_FAMILY_AUTO;
         size_t bad = 0;

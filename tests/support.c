@@ -287,6 +287,45 @@ clipt_status test_run_permute(test_env *env, unsigned ndim, const size_t *dims,
     return s;
 }
 
+void test_run_on_sub_buffer(test_env *env, size_t rows, size_t cols, size_t elem,
+                            size_t offset, const clipt_plan_options *opts, uint64_t seed)
+{
+    const size_t bytes = rows * cols * elem;
+    cl_uint align_bits = 0;
+    cl_buffer_region region;
+    unsigned char *before, *want;
+    clipt_plan p;
+    cl_mem parent, sub;
+    cl_event done;
+    cl_int err;
+    assert_status(clGetDeviceInfo(env->cl.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                                  sizeof align_bits, &align_bits, NULL), CL_SUCCESS);
+    region.origin = align_bits / 8;
+    region.size = offset + bytes;
+    parent = test_pattern_buffer(env, CL_MEM_READ_WRITE, region.origin + region.size + 64,
+                                 seed, &before);
+    sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
+                            &region, &err);
+    assert_status(err, CL_SUCCESS);
+    want = malloc(region.origin + region.size + 64);
+    assert_non_null(want);
+    memcpy(want, before, region.origin + region.size + 64);
+    test_reference_transpose(before + region.origin + offset, want + region.origin + offset,
+                             rows, cols, elem);
+    assert_status(clipt_plan_create(env->ctx, rows, cols, elem, opts, &p), CLIPT_SUCCESS);
+    assert_int_equal(clipt_plan_buffer_size(p), bytes);
+    assert_status(clipt_enqueue(p, env->cl.queue, sub, offset, 0, NULL, &done),
+                  CLIPT_SUCCESS);
+    assert_status(clWaitForEvents(1, &done), CL_SUCCESS);
+    clReleaseEvent(done);
+    clipt_plan_release(p);
+    clReleaseMemObject(sub);
+    test_expect_buffer(env, parent, want, region.origin + region.size + 64, "sub-buffer");
+    clReleaseMemObject(parent);
+    free(before);
+    free(want);
+}
+
 /* ---- single stages ------------------------------------------------------ */
 
 static int is_move_rows(const clipt_stage_spec *sp)
@@ -364,33 +403,64 @@ static size_t stage_mismatches(const clipt_stage_spec *sp, const unsigned char *
 }
 
 /* Enqueues a prepared stage on a copy of host and reads the result back
- * into host. */
-static clipt_status execute_stage(test_env *env, clipt_stage *st,
-                                  size_t offset, unsigned char *host, size_t total)
+ * into host.  split > 0 (a split stage, room-less padding): the buffer
+ * holds host up to element offset + split and then `guard` elements of
+ * their own (a pattern the stage must leave alone: their changed bytes go
+ * to *guard_bad), the rest of host goes to a tail buffer. */
+static clipt_status execute_stage(test_env *env, clipt_stage *st, size_t offset,
+                                  size_t split, unsigned char *host, size_t total,
+                                  size_t elem, size_t *guard_bad)
 {
-    cl_mem buf = NULL, scratch = NULL;
+    enum { guard = 16 };
+    const size_t head = split ? (offset + split) * elem : total;
+    unsigned char *mine = malloc(head + guard * elem), *back = malloc(head + guard * elem);
+    cl_mem buf = NULL, scratch = NULL, tail = NULL;
     cl_event done = NULL;
-    cl_int err;
+    cl_int err = CL_SUCCESS;
     clipt_status s;
+    *guard_bad = 0;
+    if (!mine || !back) {
+        free(mine);
+        free(back);
+        return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    memcpy(mine, host, head);
+    test_fill_pattern(mine + head, guard, elem, 77);
     buf = clCreateBuffer(env->cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                         total, host, &err);
+                         head + (split ? guard * elem : 0), mine, &err);
+    if (err == CL_SUCCESS && split)
+        tail = clCreateBuffer(env->cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                              total - head, host + head, &err);
     if (err == CL_SUCCESS)
         scratch = clCreateBuffer(env->cl.context, CL_MEM_READ_WRITE,
                                  st->scratch_bytes ? st->scratch_bytes : 4, NULL, &err);
     s = err;
     if (s == CL_SUCCESS)
-        s = clipt_stage_set_args(st, buf, offset, scratch);
+        s = clipt_stage_set_args(st, buf, offset, tail, scratch);
     if (s == CL_SUCCESS)
         s = clipt_stage_enqueue(st, env->cl.queue, scratch, 0, NULL, NULL, &done);
     if (s == CL_SUCCESS)
-        s = clEnqueueReadBuffer(env->cl.queue, buf, CL_TRUE, 0, total, host, 1,
-                                &done, NULL);
+        s = clEnqueueReadBuffer(env->cl.queue, buf, CL_TRUE, 0, head + (split ? guard * elem : 0),
+                                back, 1, &done, NULL);
+    if (s == CL_SUCCESS && split)
+        s = clEnqueueReadBuffer(env->cl.queue, tail, CL_TRUE, 0, total - head, host + head, 0,
+                                NULL, NULL);
+    if (s == CL_SUCCESS) {
+        size_t first;
+        memcpy(host, back, head);
+        if (split)
+            *guard_bad = test_mismatches(back + head, mine + head, guard * elem, &first);
+    }
     if (done)
         clReleaseEvent(done);
     if (buf)
         clReleaseMemObject(buf);
+    if (tail)
+        clReleaseMemObject(tail);
     if (scratch)
         clReleaseMemObject(scratch);
+    free(mine);
+    free(back);
     return s;
 }
 
@@ -407,8 +477,19 @@ clipt_status test_run_stage_as(test_env *env, const clipt_stage_spec *sp,
                                const clipt_tuning *tuning, size_t *mismatch,
                                clipt_kernel_family *family_used)
 {
+    clipt_stage_spec whole = *sp;
+    whole.split = 0;
+    return test_run_stage_split(env, &whole, family, elem, offset, tuning, mismatch,
+                                family_used);
+}
+
+clipt_status test_run_stage_split(test_env *env, const clipt_stage_spec *sp,
+                                  clipt_kernel_family family, size_t elem, size_t offset,
+                                  const clipt_tuning *tuning, size_t *mismatch,
+                                  clipt_kernel_family *family_used)
+{
     clipt_stage st;
-    size_t total = (offset + (size_t)test_stage_region(sp) + 16) * elem;
+    size_t total = (offset + (size_t)test_stage_region(sp) + 16) * elem, guard_bad = 0;
     unsigned char *host = malloc(total), *expect = malloc(total);
     clipt_status s = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
     *mismatch = (size_t)-1;
@@ -423,50 +504,12 @@ clipt_status test_run_stage_as(test_env *env, const clipt_stage_spec *sp,
     if (family_used)
         *family_used = st.family ? st.family->id : CLIPT_FAMILY_AUTO;
     if (s == CLIPT_SUCCESS)
-        s = execute_stage(env, &st, offset, host, total);
+        s = execute_stage(env, &st, offset, (size_t)sp->split, host, total, elem, &guard_bad);
     if (s == CLIPT_SUCCESS)
-        *mismatch = stage_mismatches(sp, host, expect, total, offset, elem);
+        *mismatch = stage_mismatches(sp, host, expect, total, offset, elem) + guard_bad;
 done:
     clipt_stage_release(&st);
     free(host);
     free(expect);
     return s;
-}
-
-void test_run_on_sub_buffer(test_env *env, size_t rows, size_t cols, size_t elem,
-                            size_t offset, const clipt_plan_options *opts)
-{
-    const size_t bytes = rows * cols * elem;
-    cl_uint align_bits = 0;
-    cl_buffer_region region;
-    unsigned char *before, *want;
-    cl_mem parent, sub;
-    cl_event done;
-    cl_int err;
-    clipt_plan p;
-    assert_status(clGetDeviceInfo(env->cl.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
-                                  sizeof align_bits, &align_bits, NULL), CL_SUCCESS);
-    region.origin = align_bits / 8;
-    region.size = offset + bytes;
-    parent = test_pattern_buffer(env, CL_MEM_READ_WRITE, region.origin + region.size + 64,
-                                 9, &before);
-    sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
-                            &region, &err);
-    assert_status(err, CL_SUCCESS);
-    want = malloc(region.origin + region.size + 64);
-    assert_non_null(want);
-    memcpy(want, before, region.origin + region.size + 64);
-    test_reference_transpose(before + region.origin + offset, want + region.origin + offset,
-                             rows, cols, elem);
-    assert_status(clipt_plan_create(env->ctx, rows, cols, elem, opts, &p), CLIPT_SUCCESS);
-    assert_status(clipt_enqueue(p, env->cl.queue, sub, offset, 0, NULL, &done),
-                  CLIPT_SUCCESS);
-    assert_status(clWaitForEvents(1, &done), CL_SUCCESS);
-    clReleaseEvent(done);
-    clipt_plan_release(p);
-    clReleaseMemObject(sub);
-    test_expect_buffer(env, parent, want, region.origin + region.size + 64, "sub-buffer");
-    clReleaseMemObject(parent);
-    free(before);
-    free(want);
 }

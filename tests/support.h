@@ -120,15 +120,15 @@ clipt_status test_run_transpose(test_env *env, size_t rows, size_t cols,
                                 const clipt_plan_options *opts,
                                 size_t *mismatch, char *describe, size_t dlen);
 
-/* Runs `opts` on a rows x cols matrix at byte offset `offset` of a
- * sub-buffer (exactly offset + rows*cols*elem bytes, at the device's base
- * alignment into its parent) and checks the whole parent byte for byte:
- * the transpose inside, everything around it unchanged.  The plan must not
- * pad. */
+/* Runs a plan made with `opts` (which must need no room: its buffer size
+ * the matrix) on the rows x cols matrix at byte offset `offset` of a
+ * sub-buffer (at the device's base-address alignment of a pattern buffer,
+ * 64 bytes before its end), waits, and fails unless the parent holds the
+ * transpose there and its other bytes as they were. */
 void test_run_on_sub_buffer(test_env *env, size_t rows, size_t cols, size_t elem,
-                            size_t offset, const clipt_plan_options *opts);
+                            size_t offset, const clipt_plan_options *opts, uint64_t seed);
 
-/* The same for an axis permutation (clipt_plan_create_permute), against
+/* Like test_run_transpose, for an axis permutation (clipt_plan_create_permute), against
  * hostmat_permute. */
 clipt_status test_run_permute(test_env *env, unsigned ndim, const size_t *dims,
                               const unsigned *perm, size_t elem, size_t offset,
@@ -163,5 +163,14 @@ clipt_status test_run_stage_as(test_env *env, const clipt_stage_spec *sp,
                                clipt_kernel_family family, size_t elem, size_t offset,
                                const clipt_tuning *tuning, size_t *mismatch,
                                clipt_kernel_family *family_used);
+
+/* The same with the region split as sp->split says (room-less padding; 0:
+ * as test_run_stage_as): its first sp->split elements in the buffer,
+ * followed there by guard elements the stage must leave alone (a changed
+ * byte counts as a mismatch), the rest in a tail buffer. */
+clipt_status test_run_stage_split(test_env *env, const clipt_stage_spec *sp,
+                                  clipt_kernel_family family, size_t elem, size_t offset,
+                                  const clipt_tuning *tuning, size_t *mismatch,
+                                  clipt_kernel_family *family_used);
 
 #endif

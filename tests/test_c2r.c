@@ -150,7 +150,7 @@ static void test_bad_options(void **state)
 static void test_sub_buffer(void **state)
 {
     const clipt_plan_options o = c2r_options();
-    test_run_on_sub_buffer(TEST_ENV(state), 123, 45, 8, 16, &o);
+    test_run_on_sub_buffer(TEST_ENV(state), 123, 45, 8, 16, &o, 9);
 }
 
 /* Random shapes up to a few hundred a side, random element sizes. */

@@ -26,7 +26,7 @@ static void h100_profile(clipt_device_profile *p)
 
 static double move_sector_eff(const clipt_device_profile *p, uint64_t s, size_t elem)
 {
-    const clipt_stage_spec spec = {CLIPT_OP_MOVE_SUPER, "100!", 1, 1000, 999, s, 0, 0};
+    const clipt_stage_spec spec = {CLIPT_OP_MOVE_SUPER, "100!", 1, 1000, 999, s, 0, 0, 0};
     const clipt_cost_env env = clipt_cost_env_of(p);
     clipt_cost_features f;
     clipt_cost_features_of(&spec, CLIPT_FAMILY_SUPER_SEGMENTS, elem, &p->tuning, &env, &f);

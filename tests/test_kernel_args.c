@@ -107,14 +107,16 @@ static void test_signatures(void **state)
 /* Build options that switch code paths on, per kernel file. */
 static const struct {
     const char *file;
-    const char *options[3];
+    const char *options[4];
 } variants[] = {
-    {"transpose010.cl", {"-DELEM_TYPE=uchar", "-DELEM_TYPE=uint4", NULL}},
-    {"pttwac010.cl", {"-DSPREAD=32 -DFLAG_PAD=3", "-DELEM_TYPE=ulong", NULL}},
-    {"shift100.cl", {"-DTRANSPOSE_SUPER=1 -DELEM_TYPE=ushort", "-DWORKER_SIZE=1", NULL}},
-    {"shift100_slices.cl", {"-DELEM_TYPE=uint4 -DELEM_WORDS=4 -DQ=3", "-DQ=16", NULL}},
-    {"shift100_segments.cl", {"-DSMALL_INDEX=1 -DQ=2", "-DELEM_TYPE=uint4 -DUNROLL=1", NULL}},
-    {"pad.cl", {"-DSMALL_INDEX=1 -DREGS=2", "-DELEM_TYPE=uchar", NULL}},
+    {"transpose010.cl", {"-DELEM_TYPE=uchar", "-DELEM_TYPE=uint4", "-DSPLIT=1", NULL}},
+    {"pttwac010.cl", {"-DSPREAD=32 -DFLAG_PAD=3", "-DELEM_TYPE=ulong", "-DSPLIT=1", NULL}},
+    {"shift100.cl", {"-DTRANSPOSE_SUPER=1 -DELEM_TYPE=ushort", "-DWORKER_SIZE=1",
+                     "-DSPLIT=1 -DTRANSPOSE_SUPER=1", NULL}},
+    {"shift100_slices.cl", {"-DELEM_TYPE=uint4 -DELEM_WORDS=4 -DQ=3", "-DQ=16", "-DSPLIT=1 -DQ=2", NULL}},
+    {"shift100_segments.cl", {"-DSMALL_INDEX=1 -DQ=2", "-DELEM_TYPE=uint4 -DUNROLL=1",
+                              "-DSPLIT=1 -DSMALL_INDEX=1", NULL}},
+    {"pad.cl", {"-DSMALL_INDEX=1 -DREGS=2", "-DELEM_TYPE=uchar", "-DSPLIT=1", NULL}},
     {"c2r.cl", {"-DELEM_TYPE=uint4", "-DELEM_TYPE=ushort", NULL}},
 };
 
@@ -130,7 +132,7 @@ static clipt_status launch_once(test_env *env, cl_kernel k, const clipt_kernel_d
     const cl_uint one_uint = 1;
     const cl_uint4 divisor = {{0, 0, 0, 1}};
     const size_t one = 1;
-    cl_mem mems[16] = {NULL};
+    cl_mem mems[20] = {NULL};
     clipt_status s = CL_SUCCESS;
     assert_true(d->num_args <= COUNT(mems));
     for (cl_uint i = 0; i < d->num_args && s == CL_SUCCESS; i++)

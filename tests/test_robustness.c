@@ -33,7 +33,7 @@ static clipt_context wide_context(test_env *env, cl_ulong local_mem_bytes)
 static clipt_stage_spec spec_of(clipt_stage_op kind, uint64_t instances, uint64_t a,
                                 uint64_t b, uint64_t s, uint64_t sa, uint64_t sb)
 {
-    clipt_stage_spec sp = {kind, "test", instances, a, b, s, sa, sb};
+    clipt_stage_spec sp = {kind, "test", instances, a, b, s, sa, sb, 0};
     return sp;
 }
 

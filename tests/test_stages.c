@@ -44,7 +44,7 @@ static clipt_stage_spec spec_of(clipt_stage_op op, uint64_t instances,
                                 uint64_t a, uint64_t b, uint64_t s,
                                 uint64_t sa, uint64_t sb)
 {
-    clipt_stage_spec sp = {op, "test", instances, a, b, s, sa, sb};
+    clipt_stage_spec sp = {op, "test", instances, a, b, s, sa, sb, 0};
     return sp;
 }
 
@@ -387,16 +387,16 @@ static void test_prepare_limits(void **state)
 static void test_identity(void **state)
 {
     static const struct { clipt_stage_spec sp; int identity; } cases[] = {
-        {{CLIPT_OP_TRANSPOSE_TILES, "", 4, 1, 9, 1, 0, 0}, 1},
-        {{CLIPT_OP_TRANSPOSE_TILES, "", 4, 9, 1, 1, 0, 0}, 1},
-        {{CLIPT_OP_TRANSPOSE_TILES, "", 0, 9, 9, 1, 0, 0}, 1},
-        {{CLIPT_OP_TRANSPOSE_TILES, "", 1, 2, 2, 1, 0, 0}, 0},
-        {{CLIPT_OP_MOVE_SUPER, "", 1, 1, 1, 6, 2, 3}, 0},
-        {{CLIPT_OP_MOVE_SUPER, "", 1, 1, 7, 6, 0, 0}, 1},
-        {{CLIPT_OP_MOVE_SUPER, "", 3, 2, 7, 6, 0, 0}, 0},
-        {{CLIPT_OP_PAD, "", 5, 7, 1, 1, 7, 7}, 1},
-        {{CLIPT_OP_PAD, "", 5, 7, 1, 1, 7, 8}, 0},
-        {{CLIPT_OP_UNPAD, "", 5, 7, 1, 1, 8, 7}, 0}};
+        {{CLIPT_OP_TRANSPOSE_TILES, "", 4, 1, 9, 1, 0, 0, 0}, 1},
+        {{CLIPT_OP_TRANSPOSE_TILES, "", 4, 9, 1, 1, 0, 0, 0}, 1},
+        {{CLIPT_OP_TRANSPOSE_TILES, "", 0, 9, 9, 1, 0, 0, 0}, 1},
+        {{CLIPT_OP_TRANSPOSE_TILES, "", 1, 2, 2, 1, 0, 0, 0}, 0},
+        {{CLIPT_OP_MOVE_SUPER, "", 1, 1, 1, 6, 2, 3, 0}, 0},
+        {{CLIPT_OP_MOVE_SUPER, "", 1, 1, 7, 6, 0, 0, 0}, 1},
+        {{CLIPT_OP_MOVE_SUPER, "", 3, 2, 7, 6, 0, 0, 0}, 0},
+        {{CLIPT_OP_PAD, "", 5, 7, 1, 1, 7, 7, 0}, 1},
+        {{CLIPT_OP_PAD, "", 5, 7, 1, 1, 7, 8, 0}, 0},
+        {{CLIPT_OP_UNPAD, "", 5, 7, 1, 1, 8, 7, 0}, 0}};
     (void)state;
     for (size_t i = 0; i < COUNT(cases); i++)
         if (clipt_spec_is_identity(&cases[i].sp) != cases[i].identity)

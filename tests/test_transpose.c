@@ -423,7 +423,7 @@ static void test_sub_buffer(void **state)
     clipt_plan_options o;
     clipt_plan_options_init(&o);
     o.padding = CLIPT_PADDING_NONE;
-    test_run_on_sub_buffer(TEST_ENV(state), 90, 70, 2, 6, &o);
+    test_run_on_sub_buffer(TEST_ENV(state), 90, 70, 2, 6, &o, 9);
 }
 
 /* Releasing the plan and its context right after the enqueue is allowed:

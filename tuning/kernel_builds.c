@@ -228,21 +228,21 @@ static void sweep_stages(clipt_context c, build_list *l)
         for (uint64_t s = 1; s <= 80 + COUNT(big_s); s++)
             for (size_t f = 0; f < COUNT(super_families); f++) {
                 const uint64_t size = s <= 80 ? s : big_s[s - 81];
-                clipt_stage_spec sp = {CLIPT_OP_MOVE_SUPER, "100!", 2, 27, 40, size, 0, 0};
+                clipt_stage_spec sp = {CLIPT_OP_MOVE_SUPER, "100!", 2, 27, 40, size, 0, 0, 0};
                 stage_one(c, l, &sp, super_families[f], elems[e]);
             }
         for (uint64_t side = 4; side <= 512; side *= 2) {
             clipt_stage_spec tiles = {CLIPT_OP_TRANSPOSE_TILES, "010!", 2, side, side + 1,
-                                      1, 0, 0};
+                                      1, 0, 0, 0};
             clipt_stage_spec fused = {CLIPT_OP_MOVE_SUPER, "1000!", 1, 5, 7,
-                                      side * (side + 1), side, side + 1};
+                                      side * (side + 1), side, side + 1, 0};
             stage_one(c, l, &tiles, CLIPT_FAMILY_AUTO, elems[e]);
             stage_one(c, l, &tiles, CLIPT_FAMILY_TILE_CYCLES, elems[e]);
             stage_one(c, l, &fused, CLIPT_FAMILY_AUTO, elems[e]);
         }
         {
-            clipt_stage_spec pad = {CLIPT_OP_PAD, "pad", 1000, 999, 1, 1, 999, 1024};
-            clipt_stage_spec unpad = {CLIPT_OP_UNPAD, "unpad", 1000, 999, 1, 1, 1024, 999};
+            clipt_stage_spec pad = {CLIPT_OP_PAD, "pad", 1000, 999, 1, 1, 999, 1024, 0};
+            clipt_stage_spec unpad = {CLIPT_OP_UNPAD, "unpad", 1000, 999, 1, 1, 1024, 999, 0};
             stage_one(c, l, &pad, CLIPT_FAMILY_AUTO, elems[e]);
             stage_one(c, l, &unpad, CLIPT_FAMILY_AUTO, elems[e]);
         }

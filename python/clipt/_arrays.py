@@ -54,7 +54,8 @@ def transpose(queue, a, *, padding=None, wait_for=None):
     the array up to the end of its buffer are known to be free: arrays made
     by `clipt.empty`, `clipt.zeros`, `clipt.to_device`, and the results of
     transposing those; any other array is transposed with padding "none".
-    "none": never pad; the buffer needs only the array's own bytes.
+    "none": the buffer needs only the array's own bytes (a plan that pads
+    keeps the padding in its own memory).
     "auto": the caller grants the bytes after the array up to the end of its
     buffer; the plan pads if it wants to and they suffice (they are then
     overwritten), else transposes without padding.

@@ -18,7 +18,7 @@ from ._lib import (PlanInfo as _PlanInfoC, StageInfo as _StageInfoC, check, lib,
 SEQUENCES = {"auto": 0, "1": 1, "2.1": 21, "2.2": 22, "3.1": 31, "3.2": 32,
              "4.1": 41, "4.2": 42, "4.3": 43}
 TILE_RULES = {"auto": 0, "alg5": 5, "alg2": 2, "alg1": 1}
-PADDINGS = {"auto": 0, "none": 1}
+PADDINGS = {"auto": 0, "none": 1, "scratch": 2, "off": 3}
 STAGE_OPS = {"transpose_tiles": 1, "move_super": 2, "pad": 3, "unpad": 4,
              "rotate_columns": 5, "shuffle_rows": 6, "shuffle_columns": 7}
 KERNEL_FAMILIES = {"tile_local": 1, "tile_cycles": 2, "super_local": 3,
@@ -249,7 +249,10 @@ class Plan:
     `where` is a clipt.Context, a pyopencl.CommandQueue (its context and
     device) or a pyopencl.Context (with `device` if it has several).
     Options as in clipt_plan_options: `padding` "auto" (the buffer needs
-    `buffer_size` bytes) or "none" (exactly rows*cols*itemsize);
+    `buffer_size` bytes), "none" (exactly rows*cols*itemsize; the plan
+    chooses between padding kept in its own memory and none), "scratch"
+    (exactly rows*cols*itemsize, padded as "auto", the padded tail in the
+    plan) or "off" (exactly rows*cols*itemsize, never padded);
     `sequence` "auto", "1", "2.1", ... "4.3"; `tile_m`, `tile_n` (0:
     automatic); `tile_rule` "auto", "alg5", "alg2", "alg1"; `min_super`;
     `tuning` {name: value} overrides (names: `clipt.tuning_names()`).

@@ -79,6 +79,8 @@ int main(void)
     printf("},\n \"paddings\": {");
     VALUE(CLIPT_PADDING_AUTO);
     VALUE(CLIPT_PADDING_NONE);
+    VALUE(CLIPT_PADDING_SCRATCH);
+    VALUE(CLIPT_PADDING_OFF);
     first = 1;
     printf("},\n \"stage_ops\": {");
     VALUE(CLIPT_OP_TRANSPOSE_TILES);

@@ -45,6 +45,7 @@ typedef struct bench_args {
     const char *tuning;  /* --tune list for every plan, or NULL           */
     clipt_tile_rule tile_rule; /* --tile-rule for every automatic plan     */
     clipt_algorithm algorithm; /* --algorithm for every plan              */
+    clipt_padding padding;     /* --padding for every automatic plan       */
 } bench_args;
 
 typedef struct shape {

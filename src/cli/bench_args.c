@@ -11,6 +11,7 @@ void bench_options(const bench_args *a, clipt_plan_options *o)
     cli_apply_tuning(a->tuning, o); /* checked when parsed */
     o->tile_rule = a->tile_rule;
     o->algorithm = a->algorithm;
+    o->padding = a->padding;
     if (a->mode == MODE_ONESHOT)
         o->padding = CLIPT_PADDING_NONE; /* clipt_transpose's plan */
 }
@@ -53,8 +54,13 @@ const char bench_description[] =
     "calls' median host time / that device time, first/repeated the first\n"
     "call's; the kept plan's host time (enqueue + wait, what a blocking call\n"
     "cannot go below) is reported beside it, and oneshot/kept plan's host\n"
-    "time isolates what the caches cost.  Both results are checked.  No --tune, --tile-rule or\n"
-    "--brute-force (clipt_transpose takes no options).\n"
+    "time isolates what the caches cost.  Both results are checked.  No --tune, --tile-rule,\n"
+    "--padding or --brute-force (clipt_transpose takes no options).\n"
+    "--padding none|scratch|off: every plan (but --brute-force's) needs a\n"
+    "buffer of exactly rows*cols*elem bytes, as clipt_transpose's and\n"
+    "CLIPT_PADDING_NONE plans do; scratch keeps the padding of the automatic\n"
+    "plan in the plan's own buffer (room-less padding), off never pads, none\n"
+    "chooses between the two by the cost model.\n"
     "Times are medians of --repeat runs.  Copy GB/s: clEnqueueCopyBuffer of\n"
     "rows*cols*elem bytes (pristine -> work), median of --repeat, counted\n"
     "as 2*bytes/time.  ratio = transposition GB/s / copy GB/s.\n"
@@ -183,9 +189,10 @@ static int validate_args(const cli_command *cmd, const bench_args *a, int *statu
     }
     if (a->mode == MODE_ONESHOT &&
         (a->tuning || a->tile_rule != CLIPT_TILE_RULE_AUTO || a->brute_force ||
-         a->algorithm != CLIPT_ALGORITHM_AUTO)) {
+         a->algorithm != CLIPT_ALGORITHM_AUTO || a->padding != CLIPT_PADDING_AUTO)) {
         *status = cli_usage_error(cmd, "--mode oneshot times clipt_transpose, which takes "
-                                       "no options: no --tune, --tile-rule, --algorithm or "
+                                       "no options: no --tune, --tile-rule, --algorithm, "
+                                       "--padding or "
                                        "--brute-force");
         return 0;
     }
@@ -225,6 +232,10 @@ int bench_parse_args(const cli_command *cmd, int argc, char **argv, bench_args *
          "tuning overrides NAME=VALUE,... for every plan (names as in 'clipt info')"},
         {"algorithm", "A", cli_parse_algorithm, &a->algorithm,
          "tpds, c2r or auto (default auto) for every plan"},
+        {"padding", "P", cli_parse_padding, &a->padding,
+         "auto (room after the matrix, default), none (exact-size buffer: "
+         "clipt_transpose's plans), scratch (exact-size, padded tail in the plan), off "
+         "(never pad)"},
     };
     if (!cli_parse_options(cmd, opts, sizeof opts / sizeof opts[0], argc, argv, NULL, 0,
                            NULL, status))

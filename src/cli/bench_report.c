@@ -94,6 +94,7 @@ static void write_csv_row(const bench *b, const shape_result *r)
                 1e3 * r->plan_host_s);
     else
         fprintf(c, ",,\n");
+    fflush(c); /* a run cut by a time limit keeps the rows it measured */
 }
 
 void bench_record(bench *b, const shape_result *r)

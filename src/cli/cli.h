@@ -107,6 +107,8 @@ const char *cli_parse_algorithm(const char *text, void *algorithm_target);
 /* "DIMS:PERM" (plan_text_parse_permutation): target is a
  * plan_text_permutation. */
 const char *cli_parse_permutation(const char *text, void *permutation_target);
+/* auto, none, scratch or off: a clipt_padding. */
+const char *cli_parse_padding(const char *text, void *padding_target);
 /* Stores the (non-empty) text itself: target is a const char *. */
 const char *cli_parse_text(const char *text, void *string_target);
 /* Tuning overrides "name=value[,name=value...]": cli_parse_tuning checks the

@@ -119,6 +119,17 @@ that the transposition overwrites: .*make the plan with CLIPT_PADDING_NONE\\)"
          run --rows 1201 --cols 1103 --describe)
   expect(0 "buffer bytes: 5298812 \\(exactly rows\\*cols\\*elem"
          run --rows 1201 --cols 1103 --describe --no-padding)
+  # room-less padding: an exact-size buffer, the padded tail in the plan
+  expect(0 "padded shape: 105 x 60\n.*buffer bytes: 24000 \\(exactly rows\\*cols\\*elem.*\
+padded tail 1200 = 5.000 % of the matrix.*region split after 6000 elements.*verified: +yes"
+         run --rows 100 --cols 60 --tile-m 7 --tile-n 6 --sequence 3.1 --padding scratch
+         --describe)
+  expect(0 "padded shape: 1201 x 1103 \\(no padding\\).*verified: +yes"
+         run --rows 1201 --cols 1103 --describe --padding off)
+  expect(2 "expected auto, none, scratch or off" run --padding some)
+  expect(2 "--no-padding is --padding none" run --no-padding --padding scratch)
+  expect(2 "--tile-m 7 does not divide --rows 100" run --rows 100 --cols 60 --tile-m 7
+         --padding off)
 elseif(GROUP STREQUAL "bench")
   if(NOT OUTDIR)
     set(OUTDIR "${CMAKE_CURRENT_BINARY_DIR}")
@@ -177,14 +188,24 @@ elseif(GROUP STREQUAL "bench")
   file(WRITE "${OUTDIR}/bench_bad.txt" "64 48\n12 x\n")
   expect(2 "bench_bad.txt:2: expected" bench --shapes ${OUTDIR}/bench_bad.txt)
   expect(2 "expected repeated, single or oneshot" bench --random general --mode twice)
-  expect(2 "no --tune, --tile-rule, --algorithm or --brute-force" bench --random general
+  expect(2 "no --tune, --tile-rule, --algorithm, --padding or --brute-force" bench --random general
          --mode oneshot --tile-rule alg5)
-  expect(2 "no --tune, --tile-rule, --algorithm or --brute-force" bench --random general
+  expect(2 "no --tune, --tile-rule, --algorithm, --padding or --brute-force" bench --random general
          --mode oneshot --algorithm c2r)
   expect(2 "expected auto, tpds or c2r" bench --random general --algorithm c3r)
   # C2R forced for every plan: its name in the sequence column, verified
   expect(0 "c2r.*${summary} 2/2" bench --random general --count 2 --max-dim 300 --repeat 1
          --algorithm c2r)
+  expect(2 "no --tune, --tile-rule, --algorithm, --padding or --brute-force" bench --random general
+         --mode oneshot --tile-rule alg5)
+  expect(2 "no --tune, --tile-rule, --algorithm, --padding or --brute-force" bench --random general
+         --mode oneshot --padding none)
+  expect(2 "expected auto, none, scratch or off" bench --random general --padding room)
+  # exact-size plans (clipt_transpose's), checked like the others
+  expect(0 "${summary} 2/2" bench --random general --count 2 --max-dim 300 --repeat 1
+         --padding none)
+  expect(0 "${summary} 2/2" bench --random general --count 2 --max-dim 300 --repeat 1
+         --padding scratch)
   expect(2 "expected auto, alg5, alg2 or alg1" bench --random general --tile-rule alg7)
   # Algorithm 5 alone (the cost model's fallback) for comparisons
   expect(0 "tiles by Algorithm 5|${summary} 2/2" bench --random general --count 2

@@ -237,7 +237,7 @@ static int open_bench(bench *b, const shape_list *l, char *tmp_csv, size_t len)
 static int bench_main(int argc, char **argv)
 {
     bench_args a = {NULL, SET_NONE, 0, 1, 0, 4, 5, NULL, NULL, 0, MODE_REPEATED, 0, 200, NULL, CLIPT_TILE_RULE_AUTO,
-                    CLIPT_ALGORITHM_AUTO};
+                    CLIPT_ALGORITHM_AUTO, CLIPT_PADDING_AUTO};
     shape_list shapes = {NULL, 0, 0};
     bench b;
     char tmp_csv[512] = "";

@@ -25,6 +25,7 @@ typedef struct run_args {
     size_t tile_m, tile_n;
     int no_padding;
     clipt_algorithm algorithm;
+    clipt_padding padding; /* --padding; --no-padding is none           */
     size_t repeat;
     int describe;
     const char *tuning;    /* --tune list, or NULL */
@@ -77,17 +78,19 @@ static const char run_description[] =
  * without padding (with padding, the library pads the dimension to the
  * next multiple). */
 static int tile_fits(size_t tile, const char *tile_opt, size_t dim, const char *dim_opt,
-                     int no_padding, int *status)
+                     clipt_padding padding, int *status)
 {
     if (tile && tile > dim) {
         *status = cli_usage_error(&cli_cmd_run, "%s %zu does not divide %s %zu: it is larger "
                                   "than the dimension", tile_opt, tile, dim_opt, dim);
         return 0;
     }
-    if (tile && no_padding && dim % tile) {
+    if (tile && (padding == CLIPT_PADDING_NONE || padding == CLIPT_PADDING_OFF) &&
+        dim % tile) {
         *status = cli_usage_error(&cli_cmd_run, "%s %zu does not divide %s %zu: with "
-                                  "--no-padding a forced tile factor must divide its "
-                                  "dimension", tile_opt, tile, dim_opt, dim);
+                                  "--no-padding (or --padding none or off) a forced tile "
+                                  "factor must divide its dimension", tile_opt, tile,
+                                  dim_opt, dim);
         return 0;
     }
     return 1;
@@ -109,7 +112,11 @@ static int parse_run_args(int argc, char **argv, run_args *a, int *status)
          "force the tile factor m of rows (default automatic)"},
         {"tile-n", "N", cli_parse_positive_size, &a->tile_n,
          "force the tile factor n of cols (default automatic)"},
-        {"no-padding", NULL, NULL, &a->no_padding, "never pad the matrix for better factors"},
+        {"no-padding", NULL, NULL, &a->no_padding,
+         "exact-size buffer (--padding none: room-less padding or none)"},
+        {"padding", "P", cli_parse_padding, &a->padding,
+         "auto (room after the matrix), none (exact-size buffer, the plan's choice), "
+         "scratch (exact-size, padded tail in the plan), off (never pad) (default auto)"},
         {"repeat", "K", cli_parse_positive_size, &a->repeat,
          "runs; the median time is reported (default 1)"},
         {"describe", NULL, NULL, &a->describe, "print the plan (clipt_plan_describe)"},
@@ -121,6 +128,13 @@ static int parse_run_args(int argc, char **argv, run_args *a, int *status)
     if (!cli_parse_options(&cli_cmd_run, opts, sizeof opts / sizeof opts[0], argc,
                            argv, NULL, 0, NULL, status))
         return 0;
+    if (a->no_padding && a->padding != CLIPT_PADDING_AUTO && a->padding != CLIPT_PADDING_NONE) {
+        *status = cli_usage_error(&cli_cmd_run, "--no-padding is --padding none: not with "
+                                  "another --padding");
+        return 0;
+    }
+    if (a->no_padding)
+        a->padding = CLIPT_PADDING_NONE;
     if (a->permute.ndim) { /* the array's elements, counted as rows x 1 */
         a->rows = 1;
         a->cols = 1;
@@ -139,8 +153,8 @@ static int parse_run_args(int argc, char **argv, run_args *a, int *status)
                                   "does not fit in memory", a->rows, a->cols, a->elem);
         return 0;
     }
-    if (!tile_fits(a->tile_m, "--tile-m", a->rows, "--rows", a->no_padding, status) ||
-        !tile_fits(a->tile_n, "--tile-n", a->cols, "--cols", a->no_padding, status))
+    if (!tile_fits(a->tile_m, "--tile-m", a->rows, "--rows", a->padding, status) ||
+        !tile_fits(a->tile_n, "--tile-n", a->cols, "--cols", a->padding, status))
         return 0;
     return 1;
 }
@@ -157,7 +171,7 @@ static int make_plan(cli_session *s, const run_args *a, clipt_plan *plan)
     o.algorithm = a->algorithm;
     o.tile_m = a->tile_m;
     o.tile_n = a->tile_n;
-    o.padding = a->no_padding ? CLIPT_PADDING_NONE : CLIPT_PADDING_AUTO;
+    o.padding = a->padding;
     cli_apply_tuning(a->tuning, &o); /* checked when parsed */
     st = a->permute.ndim ? clipt_plan_create_permute(s->cx, a->permute.ndim, a->permute.dims,
                                                      a->permute.perm, a->elem, &o, plan)
@@ -379,8 +393,8 @@ static void print_report(const cli_session *s, const run_args *a, const clipt_pl
 
 static int run_main(int argc, char **argv)
 {
-    run_args a = {5000, 3001, 4, CLIPT_SEQUENCE_AUTO, 0, 0, 0, CLIPT_ALGORITHM_AUTO, 1, 0, NULL,
-                  {0, {0}, {0}}};
+    run_args a = {5000, 3001, 4, CLIPT_SEQUENCE_AUTO, 0, 0, 0, CLIPT_ALGORITHM_AUTO,
+                  CLIPT_PADDING_AUTO, 1, 0, NULL, {0, {0}, {0}}};
     cli_session s;
     clipt_plan plan = NULL;
     demo d = {0};

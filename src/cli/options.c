@@ -350,6 +350,23 @@ const char *cli_parse_algorithm(const char *text, void *algorithm_target)
     return NULL;
 }
 
+const char *cli_parse_padding(const char *text, void *padding_target)
+{
+    static const struct {
+        const char *name;
+        clipt_padding padding;
+    } names[] = {{"auto", CLIPT_PADDING_AUTO},
+                 {"none", CLIPT_PADDING_NONE},
+                 {"scratch", CLIPT_PADDING_SCRATCH},
+                 {"off", CLIPT_PADDING_OFF}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(text, names[i].name) == 0) {
+            *(clipt_padding *)padding_target = names[i].padding;
+            return NULL;
+        }
+    return "auto, none, scratch or off";
+}
+
 const char *cli_parse_text(const char *text, void *string_target)
 {
     if (text[0] == '\0')
