@@ -165,3 +165,75 @@ __kernel void walk_segments(__global elem_t *buf, ulong offset,
         }
     }
 }
+
+/* The CPU forms (tuning kernel_style=2; the host passes slices = s and
+ * launches work-groups of one work-item): one work-item per segment moves
+ * whole super-elements with plain loops over their s contiguous elements.
+ * The segment's saved head (or, for a whole cycle, its first position) is
+ * the carrier: each move swaps the carrier with the next position, so the
+ * carrier then holds that position's original; the last move of a segment
+ * only writes.  No private array sized at build time, no interleaved
+ * slices: each step is one contiguous run that a CPU moves as a memcpy. */
+static inline void swap_run(__global elem_t *x, __global elem_t *y, ulong s)
+{
+    for (ulong e = 0; e < s; e++) {
+        const elem_t t = y[e];
+        y[e] = x[e];
+        x[e] = t;
+    }
+}
+
+__kernel void save_segment_heads_loops(__global const elem_t *buf, ulong offset,
+                                       ulong instances, ulong a, ulong b, uint magic,
+                                       uint sh1, uint sh2, uint slices,
+                                       __global const ulong *seg_start,
+                                       __global const uint *seg_length,
+                                       __global const uint *seg_slot, ulong segments,
+                                       ulong saved_per_instance, __global elem_t *saved)
+{
+    const ulong s = slices;
+    const ulong work = instances * segments;
+    (void)magic; (void)sh1; (void)sh2;
+    for (ulong unit = clipt_global_id(); unit < work; unit += get_global_size(0)) {
+        const ulong inst = unit / segments, g = unit - inst * segments;
+        if (seg_length[g] & CLIPT_SEGMENT_WHOLE_CYCLE)
+            continue; /* its walker uses the head in place */
+        __global const elem_t *from = buf + offset + (inst * a * b + seg_start[g]) * s;
+        __global elem_t *to = saved + (inst * saved_per_instance + seg_slot[g]) * s;
+        for (ulong e = 0; e < s; e++)
+            to[e] = from[e];
+    }
+}
+
+__kernel void walk_segments_loops(__global elem_t *buf, ulong offset,
+                                  ulong instances, ulong a, ulong b, uint magic,
+                                  uint sh1, uint sh2, uint slices,
+                                  __global const ulong *seg_start,
+                                  __global const uint *seg_length,
+                                  __global const uint *seg_slot, ulong segments,
+                                  ulong saved_per_instance, __global elem_t *saved)
+{
+    const ulong s = slices;
+    const ulong work = instances * segments;
+    const divisor d = {b, magic, sh1, sh2};
+    for (ulong unit = clipt_global_id(); unit < work; unit += get_global_size(0)) {
+        const ulong inst = unit / segments, g = unit - inst * segments;
+        __global elem_t *matrix = buf + offset + inst * a * b * s;
+        const uint len = seg_length[g];
+        uint left = len & ~CLIPT_SEGMENT_WHOLE_CYCLE; /* moves still to make */
+        ulong pos = seg_start[g];
+        __global elem_t *carrier = (len & CLIPT_SEGMENT_WHOLE_CYCLE)
+                                       ? matrix + pos * s
+                                       : saved + (inst * saved_per_instance + seg_slot[g]) * s;
+        for (; left > 1; left--) {
+            pos = walk_destination(pos, a, d);
+            swap_run(carrier, matrix + pos * s, s);
+        }
+        if (left == 1) {
+            __global elem_t *last = matrix + walk_destination(pos, a, d) * s;
+            if (last != carrier) /* a whole cycle closes on its carrier */
+                for (ulong e = 0; e < s; e++)
+                    last[e] = carrier[e];
+        }
+    }
+}
