@@ -212,3 +212,53 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset, ulong count,
     }
     store_chunk(base, held, x0, end, width, width, div_width);
 }
+
+/* The CPU forms (tuning kernel_style=2): one work-item moves every row, in
+ * the order that never overwrites a source still to be read: padding from
+ * the last row back (each row's elements from its end, where its own
+ * destination overlaps its source), unpadding from the first row on.  No
+ * flags, no waiting, no inter-group ordering: a CPU thread moves rows at
+ * copy speed, which the chunk protocol's barriers and atomics did not.
+ * Launched as one work-group of one work-item; scratch and held unused. */
+__kernel void pad_rows_loops(__global elem_t *buf, ulong offset, ulong count,
+                             ulong width, ulong pitch,
+                             __global volatile uint *scratch, __local elem_t *held,
+                             uint4 div_width)
+{
+    __global elem_t *base = buf + offset;
+    (void)scratch; (void)held; (void)div_width;
+    if (get_global_id(0) != 0)
+        return;
+    for (ulong r = count / width; r-- > 1;) { /* row 0 stays */
+        __global const elem_t *from = base + r * width;
+        __global elem_t *to = base + r * pitch;
+        /* the row moves up by `shift`: runs of at most `shift` elements
+         * never overlap their own destination, so each is copied forward
+         * (a plain copy loop), the runs taken from the row's end */
+        const ulong shift = r * (pitch - width);
+        const ulong run = shift < width ? shift : width;
+        for (ulong end = width; end > 0;) {
+            const ulong start = end > run ? end - run : 0;
+            for (ulong c = start; c < end; c++)
+                to[c] = from[c];
+            end = start;
+        }
+    }
+}
+
+__kernel void unpad_rows_loops(__global elem_t *buf, ulong offset, ulong count,
+                               ulong width, ulong pitch,
+                               __global volatile uint *scratch, __local elem_t *held,
+                               uint4 div_width)
+{
+    __global elem_t *base = buf + offset;
+    (void)scratch; (void)held; (void)div_width;
+    if (get_global_id(0) != 0)
+        return;
+    for (ulong r = 1; r < count / width; r++) {
+        __global const elem_t *from = base + r * pitch;
+        __global elem_t *to = base + r * width;
+        for (ulong c = 0; c < width; c++) /* destinations below sources */
+            to[c] = from[c];
+    }
+}
