@@ -227,18 +227,17 @@ __kernel void pad_rows_loops(__global elem_t *buf, ulong offset, ulong count,
 {
     __global elem_t *base = buf + offset;
     (void)scratch; (void)held; (void)div_width;
-    if (get_global_id(0) != 0)
-        return;
+    if (clipt_global_id() != 0)
+        return; /* one item is launched; more would race */
     for (ulong r = count / width; r-- > 1;) { /* row 0 stays */
         __global const elem_t *from = base + r * width;
         __global elem_t *to = base + r * pitch;
         /* the row moves up by `shift`: runs of at most `shift` elements
          * never overlap their own destination, so each is copied forward
          * (a plain copy loop), the runs taken from the row's end */
-        const ulong shift = r * (pitch - width);
-        const ulong run = shift < width ? shift : width;
+        const ulong run = min(r * (pitch - width), width); /* the shift */
         for (ulong end = width; end > 0;) {
-            const ulong start = end > run ? end - run : 0;
+            const ulong start = end - min(end, run);
             for (ulong c = start; c < end; c++)
                 to[c] = from[c];
             end = start;
@@ -253,8 +252,8 @@ __kernel void unpad_rows_loops(__global elem_t *buf, ulong offset, ulong count,
 {
     __global elem_t *base = buf + offset;
     (void)scratch; (void)held; (void)div_width;
-    if (get_global_id(0) != 0)
-        return;
+    if (clipt_global_id() != 0)
+        return; /* one item is launched; more would race */
     for (ulong r = 1; r < count / width; r++) {
         __global const elem_t *from = base + r * pitch;
         __global elem_t *to = base + r * width;
