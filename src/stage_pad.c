@@ -33,7 +33,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
      * most half of it, so that devices with 16 KiB or less still pad */
     const size_t chunk_bytes = clipt_min_size(16384, budget / 2);
     clipt_status status;
-    const int loops = t->kernel_style == CLIPT_KERNEL_STYLE_LOOPS;
+    const int loops = clipt_tuning_loops(t);
     st->kernel_name = kernels[(sp->op == CLIPT_OP_PAD ? 0 : 1) + (loops ? 2 : 0)].name;
     st->f.rows.regs = (unsigned)(chunk_bytes / (clipt_min_size(t->wg_010, 256) * elem));
     if (st->f.rows.regs < 2)

@@ -149,7 +149,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
 {
     const clipt_stage_spec *sp = &st->spec;
     clipt_segments_state *g = &st->f.segments;
-    const int loops = t->kernel_style == CLIPT_KERNEL_STYLE_LOOPS;
+    const int loops = clipt_tuning_loops(t);
     /* the loops kernels move whole super-elements: slices = s, Q = 1 */
     const size_t q = loops ? 1 : clipt_walk_slice_elems((size_t)sp->s, elem, t->walk_item_bytes);
     const clipt_kernel_decl *pair = kernels + (loops ? 2 : 0); /* save, walk */

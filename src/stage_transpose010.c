@@ -35,7 +35,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     size_t wg_limit = 0, own_local = 0, usable, slots;
     clipt_status status;
     const size_t ab = (size_t)(sp->a * sp->b);
-    const int loops = t->kernel_style == CLIPT_KERNEL_STYLE_LOOPS;
+    const int loops = clipt_tuning_loops(t);
 
     st->kernel_name = kernels[loops ? 1 : 0].name;
     snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s", clipt_elem_type_name(elem));

@@ -62,6 +62,13 @@ typedef struct clipt_tuning {
 #undef CLIPT_TUNING_MEMBER
 } clipt_tuning;
 
+/* Whether t runs the CPU kernels (kernel_style loops): the stages and the
+ * cost model's view of them ask this one question. */
+static inline int clipt_tuning_loops(const clipt_tuning *t)
+{
+    return t->kernel_style == CLIPT_KERNEL_STYLE_LOOPS;
+}
+
 /* Every nonzero field of v replaces that of t (a table level over the one
  * below, or a plan's options over the device's entry). */
 void clipt_tuning_apply(clipt_tuning *t, const clipt_tuning *v);
