@@ -1,6 +1,6 @@
 /* clipt_cpu_compare: is the CPU path worth using?  (issue 16, item 3)
  *
- *   clipt_cpu_compare [--repeat K] [--csv FILE] [--no-blas] [RxC ...]
+ *   clipt_cpu_compare [--repeat K] [--csv FILE] [--no-blas] [--tune LIST] [RxC ...]
  *
  * For each fp32 shape, in one run and interleaved repeat by repeat:
  *   clipt      the automatic plan, reused, on the selected OpenCL device
@@ -11,7 +11,8 @@
  *   memcpy     the same bytes copied once on the host (a copy bandwidth);
  *   blocked    a single-threaded out-of-place 32 x 32 blocked transpose.
  * GB/s = 2 * rows * cols * 4 / seconds (read + written), medians of K.
- * Without shapes it runs the issue's general shapes and two skinny ones.
+ * --tune NAME=VALUE,... overrides tuning values of clipt's plans (names as
+ * in `clipt info`).  Without shapes it runs the issue's general shapes and two skinny ones.
  * Prints a table, the medians of clipt/OpenBLAS and clipt/memcpy over the
  * general (both sides >= 1000) and skinny shapes, and optionally a CSV. */
 #include "cl_select.h"
@@ -97,6 +98,23 @@ static int verify_device(clipt_cl_env *env, cl_mem buf, const float *orig, float
                                       NULL) == 0;
 }
 
+static clipt_plan_options plan_options;
+
+/* Applies "name=value,..." to plan_options; 0 on a bad item. */
+static int parse_tune(char *list)
+{
+    for (char *item = strtok(list, ","); item; item = strtok(NULL, ",")) {
+        char *eq = strchr(item, '=');
+        if (!eq)
+            return 0;
+        *eq = '\0';
+        if (clipt_plan_options_set_tuning(&plan_options, item,
+                                          (unsigned)strtoul(eq + 1, NULL, 10)) != CLIPT_SUCCESS)
+            return 0;
+    }
+    return 1;
+}
+
 static int compare(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols, int repeat,
                    int blas, result *out)
 {
@@ -111,7 +129,7 @@ static int compare(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols
     out->rows = rows;
     out->cols = cols;
     out->failed = "plan";
-    if (clipt_plan_create(cx, rows, cols, 4, NULL, &plan) != CLIPT_SUCCESS)
+    if (clipt_plan_create(cx, rows, cols, 4, &plan_options, &plan) != CLIPT_SUCCESS)
         return 0;
     out->failed = "allocation";
     blas = blas && blas_survives(rows, cols);
@@ -227,8 +245,11 @@ int main(int argc, char **argv)
     clipt_context cx = NULL;
     char why[512];
     memset(res, 0, sizeof res);
+    clipt_plan_options_init(&plan_options);
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+        if (!strcmp(argv[i], "--tune") && i + 1 < argc && parse_tune(argv[i + 1]))
+            i++;
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
             csv_path = argv[++i];
@@ -238,7 +259,7 @@ int main(int argc, char **argv)
             shapes[n++] = argv[i];
         else {
             fprintf(stderr, "usage: clipt_cpu_compare [--repeat K] [--csv FILE] [--no-blas] "
-                            "[RxC ...]\n");
+                            "[--tune NAME=VALUE,...] [RxC ...]\n");
             return 2;
         }
     }
