@@ -9,7 +9,8 @@
  *   OpenBLAS   cblas_simatcopy in place (row-major, transposed), host
  *              clock, verified once;
  *   memcpy     the same bytes copied once on the host (a copy bandwidth);
- *   blocked    a single-threaded out-of-place 32 x 32 blocked transpose.
+ *   blocked    a single-threaded out-of-place 32 x 32 blocked transpose
+ *              (hostmat_transpose, the tests' reference).
  * GB/s = 2 * rows * cols * 4 / seconds (read + written), medians of K.
  * --tune NAME=VALUE,... overrides tuning values of clipt's plans (names as
  * in `clipt info`).  Without shapes it runs the issue's general shapes and two skinny ones.
@@ -28,7 +29,6 @@
 
 #define MAX_REPEAT 32
 #define MAX_SHAPES 64
-#define BLOCK 32
 
 typedef struct result {
     size_t rows, cols;
@@ -41,18 +41,6 @@ typedef struct result {
 static double gbs(size_t bytes, double seconds)
 {
     return seconds > 0 ? 2.0 * (double)bytes / seconds * 1e-9 : 0;
-}
-
-static void blocked_transpose(const float *in, float *out, size_t rows, size_t cols)
-{
-    for (size_t i0 = 0; i0 < rows; i0 += BLOCK)
-        for (size_t j0 = 0; j0 < cols; j0 += BLOCK) {
-            const size_t i1 = i0 + BLOCK < rows ? i0 + BLOCK : rows;
-            const size_t j1 = j0 + BLOCK < cols ? j0 + BLOCK : cols;
-            for (size_t j = j0; j < j1; j++)
-                for (size_t i = i0; i < i1; i++)
-                    out[j * rows + i] = in[i * cols + j];
-        }
 }
 
 /* OpenBLAS 0.3.21 exits the process ("Memory alloc failed") on some
@@ -173,7 +161,7 @@ static int compare(clipt_cl_env *env, clipt_context cx, size_t rows, size_t cols
         memcpy(other, orig, bytes);
         tm[r] = util_now_seconds() - t0;
         t0 = util_now_seconds();
-        blocked_transpose(orig, work, rows, cols);
+        hostmat_transpose((const unsigned char *)orig, (unsigned char *)work, rows, cols, 4);
         tk[r] = util_now_seconds() - t0;
     }
     if (out->ok) {
