@@ -106,6 +106,11 @@ static inline void write_tiles_transposed(__global elem_t *region, __global elem
             for (uint i0 = 0; i0 < a; i0 += BLOCK) {
                 const uint i1 = min(i0 + BLOCK, a);
                 for (uint j = j0; j < j1; j++)
+#if SPLIT
+/* not vectorized: vectors of the accessor's choices spilled scalar
+ * registers on AMD targets (compile matrix, 1- and 2-byte elements) */
+#pragma clang loop vectorize(disable) interleave(disable)
+#endif
                     for (uint i = i0; i < i1; i++)
                         *REGION_AT(region, tail, split, out + j * a + i) = in[i * b + j];
             }
