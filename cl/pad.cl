@@ -218,3 +218,54 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset,
     }
     store_chunk(base, tail, split, held, x0, end, width, width, div_width);
 }
+
+/* The CPU forms (tuning kernel_style=2): one work-item moves every row, in
+ * the order that never overwrites a source still to be read: padding from
+ * the last row back (each row's elements from its end, where its own
+ * destination overlaps its source), unpadding from the first row on.  No
+ * flags, no waiting, no inter-group ordering: a CPU thread moves rows at
+ * copy speed, which the chunk protocol's barriers and atomics did not.
+ * Launched as one work-group of one work-item; scratch and held unused. */
+static inline void pad_rows_in_order(__global elem_t *base, __global elem_t *tail,
+                                     ulong split, ulong rows, ulong width, ulong pitch)
+{
+    for (ulong r = rows; r-- > 1;) { /* row 0 stays */
+        const ulong from = r * width, to = r * pitch;
+        /* the row moves up by `shift`: runs of at most `shift` elements
+         * never overlap their own destination, so each is copied forward
+         * (a plain copy loop), the runs taken from the row's end */
+        const ulong run = min(r * (pitch - width), width); /* the shift */
+        for (ulong end = width; end > 0;) {
+            const ulong start = end - min(end, run);
+            for (ulong c = start; c < end; c++)
+                *REGION_AT(base, tail, split, to + c) = *REGION_AT(base, tail, split, from + c);
+            end = start;
+        }
+    }
+}
+
+static inline void unpad_rows_in_order(__global elem_t *base, __global elem_t *tail,
+                                       ulong split, ulong rows, ulong width, ulong pitch)
+{
+    for (ulong r = 1; r < rows; r++) {
+        const ulong from = r * pitch, to = r * width;
+        for (ulong c = 0; c < width; c++) /* destinations below sources */
+            *REGION_AT(base, tail, split, to + c) = *REGION_AT(base, tail, split, from + c);
+    }
+}
+
+/* A CPU form: pad_rows' arguments, `move` run by the one work-item. */
+#define MOVE_ROWS_LOOPS(name, move)                                            \
+    __kernel void name(__global elem_t *buf, ulong offset,                     \
+                       __global elem_t *tail, ulong split, ulong count,        \
+                       ulong width, ulong pitch,                               \
+                       __global volatile uint *scratch, __local elem_t *held,  \
+                       uint4 div_width)                                        \
+    {                                                                          \
+        (void)scratch; (void)held; (void)div_width;                            \
+        if (clipt_global_id() == 0) /* one item is launched; more would race */ \
+            move(buf + offset, tail, split, count / width, width, pitch);      \
+    }
+
+MOVE_ROWS_LOOPS(pad_rows_loops, pad_rows_in_order)
+MOVE_ROWS_LOOPS(unpad_rows_loops, unpad_rows_in_order)

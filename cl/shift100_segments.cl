@@ -176,3 +176,89 @@ __kernel void walk_segments(__global elem_t *buf, ulong offset,
     }
 #undef MATRIX
 }
+
+/* The CPU forms (tuning kernel_style=2; the host passes slices = s and
+ * launches work-groups of one work-item): one work-item per segment moves
+ * whole super-elements with plain loops over their s contiguous elements.
+ * The segment's saved head (or, for a whole cycle, its first position) is
+ * the carrier: each move swaps the carrier with the next position, so the
+ * carrier then holds that position's original; the last move of a segment
+ * only writes (a whole cycle closes on its carrier: nothing to write).  No
+ * private array sized at build time, no interleaved slices: each step is
+ * one contiguous run that a CPU moves as a memcpy. */
+/* A CPU form's signature: that of the GPU pair, the region `qual`
+ * (const for the saving kernel), `saved` writable (the walk swaps with
+ * it). */
+#define SEGMENTS_LOOPS_KERNEL(name, qual)                                      \
+    __kernel void name(__global qual elem_t *buf, ulong offset,                \
+                       __global qual elem_t *tail, ulong split,                \
+                       ulong instances, ulong a, ulong b, uint magic,          \
+                       uint sh1, uint sh2, uint slices,                        \
+                       __global const ulong *seg_start,                        \
+                       __global const uint *seg_length,                        \
+                       __global const uint *seg_slot, ulong segments,          \
+                       ulong saved_per_instance, __global elem_t *saved)
+
+SEGMENTS_LOOPS_KERNEL(save_segment_heads_loops, const)
+{
+    const ulong s = slices;
+    const ulong work = instances * segments;
+    __global const elem_t *region = buf + offset;
+    (void)magic; (void)sh1; (void)sh2;
+    for (ulong unit = clipt_global_id(); unit < work; unit += get_global_size(0)) {
+        const ulong inst = unit / segments, g = unit - inst * segments;
+        if (seg_length[g] & CLIPT_SEGMENT_WHOLE_CYCLE)
+            continue; /* its walker uses the head in place */
+        const ulong from = (inst * a * b + seg_start[g]) * s;
+        __global elem_t *to = saved + (inst * saved_per_instance + seg_slot[g]) * s;
+        for (ulong e = 0; e < s; e++)
+            to[e] = *REGION_AT(region, tail, split, from + e);
+    }
+}
+
+/* The moves of one segment with the carrier's element e at CARRIER(e);
+ * `closes`: the last move lands on the carrier itself (a whole cycle). */
+#define WALK_RUNS(CARRIER, closes)                                             \
+    for (; left > 1; left--) {                                                 \
+        pos = walk_destination(pos, a, d);                                     \
+        for (ulong e = 0; e < s; e++) {                                        \
+            const elem_t t = MATRIX(pos * s + e);                              \
+            MATRIX(pos * s + e) = CARRIER(e);                                  \
+            CARRIER(e) = t;                                                    \
+        }                                                                      \
+    }                                                                          \
+    if (left == 1 && !(closes)) {                                              \
+        const ulong last = walk_destination(pos, a, d) * s;                    \
+        for (ulong e = 0; e < s; e++)                                          \
+            MATRIX(last + e) = CARRIER(e);                                     \
+    }
+
+SEGMENTS_LOOPS_KERNEL(walk_segments_loops, )
+{
+    const ulong s = slices;
+    const ulong work = instances * segments;
+    const divisor d = {b, magic, sh1, sh2};
+    __global elem_t *region = buf + offset;
+    for (ulong unit = clipt_global_id(); unit < work; unit += get_global_size(0)) {
+        const ulong inst = unit / segments, g = unit - inst * segments;
+        const ulong matrix = inst * a * b * s; /* the instance's first element */
+#define MATRIX(k) (*REGION_AT(region, tail, split, matrix + (k)))
+        const uint len = seg_length[g];
+        uint left = len & ~CLIPT_SEGMENT_WHOLE_CYCLE; /* moves still to make */
+        ulong pos = seg_start[g];
+        if (len & CLIPT_SEGMENT_WHOLE_CYCLE) {
+            const ulong head = pos * s;
+#define CARRIER(e) MATRIX(head + (e))
+            WALK_RUNS(CARRIER, walk_destination(pos, a, d) == seg_start[g])
+#undef CARRIER
+        } else {
+            __global elem_t *head = saved + (inst * saved_per_instance + seg_slot[g]) * s;
+#define CARRIER(e) head[e]
+            WALK_RUNS(CARRIER, 0)
+#undef CARRIER
+        }
+#undef MATRIX
+    }
+}
+#undef WALK_RUNS
+#undef SEGMENTS_LOOPS_KERNEL

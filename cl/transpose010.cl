@@ -13,14 +13,26 @@
  * odd pitch when it fits so that the strided reads of the write phase hit
  * different banks.
  *
+ * transpose010_loops computes the same with one work-item per work-group
+ * (the CPU form, tuning kernel_style=2): it copies its batch into local
+ * memory with a plain loop, then writes each tile back transposed in
+ * BLOCK x BLOCK blocks that stay in cache.  No barrier, no division per
+ * element: on a CPU runtime (PoCL) a work-group of many work-items with
+ * barriers costs a context switch per barrier and per item, which made the
+ * BS kernel run at 2-3 % of copy bandwidth there.
+ *
  * Build options (each has a default so the file compiles alone):
  *   ELEM_TYPE   the element type moved (clipt_kernel.h).
  *   LOAD_AHEAD  global reads each work-item issues before storing them.
+ *   BLOCK       side of the cache blocks of transpose010_loops (elements).
  */
 #include "clipt_kernel.h"
 
 #ifndef LOAD_AHEAD
 #define LOAD_AHEAD 4
+#endif
+#ifndef BLOCK
+#define BLOCK 16
 #endif
 
 /* Divisions by a, b and ab use the host's magic numbers (udiv). */
@@ -74,5 +86,58 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
             *REGION_AT(region, tail, split, at0 + k) = tile[t * tile_slots + i * pitch + j];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+/* The tiles of one batch, staged at `tile` (pitch b), written back to
+ * their place at0 of the region transposed: block by block, each block's
+ * rows written whole. */
+static inline void write_tiles_transposed(__global elem_t *region, __global elem_t *tail,
+                                          ulong split, ulong at0,
+                                          __local const elem_t *tile, uint tiles, uint a,
+                                          uint b)
+{
+    const uint ab = a * b;
+    for (uint t = 0; t < tiles; t++) {
+        const ulong out = at0 + t * (ulong)ab;
+        __local const elem_t *in = tile + t * ab;
+        for (uint j0 = 0; j0 < b; j0 += BLOCK) {
+            const uint j1 = min(j0 + BLOCK, b);
+            for (uint i0 = 0; i0 < a; i0 += BLOCK) {
+                const uint i1 = min(i0 + BLOCK, a);
+                for (uint j = j0; j < j1; j++)
+#if SPLIT
+/* not vectorized: vectors of the accessor's choices spilled scalar
+ * registers on AMD targets (compile matrix, 1- and 2-byte elements) */
+#pragma clang loop vectorize(disable) interleave(disable)
+#endif
+                    for (uint i = i0; i < i1; i++)
+                        *REGION_AT(region, tail, split, out + j * a + i) = in[i * b + j];
+            }
+        }
+    }
+}
+
+/* Same arguments as transpose010_bs (the host sets pitch = b); launched
+ * with work-groups of one work-item. */
+__kernel void transpose010_loops(__global elem_t *buf, ulong offset,
+                                 __global elem_t *tail, ulong split,
+                                 ulong instances, uint a, uint b, uint pitch,
+                                 uint batch, __local elem_t *tile, uint4 div_ab,
+                                 uint4 div_a, uint4 div_b)
+{
+    const uint ab = a * b;
+    __global elem_t *region = buf + offset;
+    (void)pitch; (void)div_ab; (void)div_a; (void)div_b;
+    if (get_local_id(0) != 0)
+        return; /* the host launches one item per group; more would race */
+    /* batches of `batch` tiles, taken in turn by the work-groups */
+    for (ulong first = clipt_group_id() * batch; first < instances;
+         first += get_num_groups(0) * batch) {
+        const uint tiles = (uint)min((ulong)batch, instances - first);
+        const ulong at0 = first * ab;
+        for (uint k = 0; k < tiles * ab; k++)
+            tile[k] = *REGION_AT(region, tail, split, at0 + k);
+        write_tiles_transposed(region, tail, split, at0, tile, tiles, a, b);
     }
 }

@@ -328,6 +328,9 @@ typedef struct clipt_plan_options {
     unsigned walk_item_bytes; /* 100! segment walks: bytes per work-item step */
     unsigned align_bytes;     /* prefer tile factors whose bytes are a     */
                               /* multiple of this (1 = none), up to 4096  */
+    unsigned kernel_style;    /* 1: work-groups with local memory and     */
+                              /* barriers (GPU kernels); 2: one work-item */
+                              /* per group running loops (CPU kernels)    */
     /* Cost model values (predicted stage times, the plan's choice among
      * candidate sequences and tiles); 0 = the device's entry.  Efficiencies
      * and shares in thousandths (permille): efficiencies up to 4000,

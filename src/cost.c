@@ -111,9 +111,13 @@ void clipt_cost_features_of(const clipt_stage_spec *sp, clipt_kernel_family fami
     f->launches = f->kind == CLIPT_COST_TILES ? 1 : 2;
     f->sector_eff = 1;
     f->step_bytes = COST_REFERENCE_STEP_BYTES;
-    f->waits = rows ? pad_waits(sp, elem, t, env) : 0;
+    /* the CPU kernels (kernel_style loops) move rows in order without
+     * waiting, and walk whole super-elements, one step each */
+    f->waits = rows && !clipt_tuning_loops(t) ? pad_waits(sp, elem, t, env) : 0;
     if (f->kind == CLIPT_COST_MOVE) {
-        const size_t q = clipt_walk_slice_elems((size_t)sp->s, elem, t->walk_item_bytes);
+        const size_t q = clipt_tuning_loops(t)
+                             ? (size_t)sp->s
+                             : clipt_walk_slice_elems((size_t)sp->s, elem, t->walk_item_bytes);
         const size_t sector = t->align_bytes ? t->align_bytes : 1;
         f->step_bytes = (double)(q * elem);
         f->sector_eff = walk_sector_eff(sp->s, elem, q, env->simd_width ? env->simd_width : 1,

@@ -1,6 +1,7 @@
 /* Plan options: initialisation, tuning by name, checks (see options.h). */
 #include "options.h"
 #include "internal.h"
+#include "tuning.h"
 
 #include <string.h>
 
@@ -66,7 +67,8 @@ clipt_status clipt_check_options(const clipt_plan_options *o,
         o->tile_elems_010 > 1u << 24)
         return CLIPT_ERROR_INVALID_OPTION;
     if (o->groups_per_cu_100 > 1024 || o->groups_per_cu_010 > 1024 ||
-        o->walk_unroll > 32 || o->walk_item_bytes > 256 || o->align_bytes > 4096)
+        o->walk_unroll > 32 || o->walk_item_bytes > 256 || o->align_bytes > 4096 ||
+        o->kernel_style > CLIPT_KERNEL_STYLE_LOOPS)
         return CLIPT_ERROR_INVALID_OPTION;
     if (o->model_tiles_eff > 4000 || o->model_move_eff > 4000 || o->model_pad_eff > 4000 ||
         o->model_unpad_eff > 4000 || o->model_slow_eff > 4000 || o->model_tiles_elem > 1u << 20 ||

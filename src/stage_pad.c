@@ -15,7 +15,10 @@ CLIPT_KERNEL_ARGS(move_rows, MOVE_ROWS_ARGS)
 
 static const clipt_kernel_decl kernels[] = {
     {"pad_rows", move_rows_arg_decls, CLIPT_COUNT_OF(move_rows_arg_decls)},
-    {"unpad_rows", move_rows_arg_decls, CLIPT_COUNT_OF(move_rows_arg_decls)}};
+    {"unpad_rows", move_rows_arg_decls, CLIPT_COUNT_OF(move_rows_arg_decls)},
+    /* kernel_style loops (CPUs): one work-item moves all rows in order */
+    {"pad_rows_loops", move_rows_arg_decls, CLIPT_COUNT_OF(move_rows_arg_decls)},
+    {"unpad_rows_loops", move_rows_arg_decls, CLIPT_COUNT_OF(move_rows_arg_decls)}};
 
 static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
                             clipt_stage *st)
@@ -30,7 +33,8 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
      * most half of it, so that devices with 16 KiB or less still pad */
     const size_t chunk_bytes = clipt_min_size(16384, budget / 2);
     clipt_status status;
-    st->kernel_name = kernels[sp->op == CLIPT_OP_PAD ? 0 : 1].name;
+    const int loops = clipt_tuning_loops(t);
+    st->kernel_name = kernels[(sp->op == CLIPT_OP_PAD ? 0 : 1) + (loops ? 2 : 0)].name;
     st->f.rows.regs = (unsigned)(chunk_bytes / (clipt_min_size(t->wg_010, 256) * elem));
     if (st->f.rows.regs < 2)
         st->f.rows.regs = 2;
@@ -39,6 +43,12 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, &wg_limit, &own_local);
     if (status != CLIPT_SUCCESS)
         return status;
+    if (loops) {
+        st->local_bytes[0] = elem; /* held: unused, but a size of 0 is invalid */
+        clipt_set_launch(st, 1, 1, 1, 1);
+        st->scratch_bytes = 4;
+        return CLIPT_SUCCESS;
+    }
     local = clipt_min_size(t->wg_010, wg_limit);
     chunk = local * st->f.rows.regs;
     st->local_bytes[0] = chunk * elem;

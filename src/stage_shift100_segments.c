@@ -25,6 +25,11 @@ static const clipt_kernel_decl kernels[] = {
     {"save_segment_heads", shift100_segments_arg_decls,
      CLIPT_COUNT_OF(shift100_segments_arg_decls)},
     {"walk_segments", shift100_segments_arg_decls,
+     CLIPT_COUNT_OF(shift100_segments_arg_decls)},
+    /* kernel_style loops (CPUs): whole super-elements per work-item */
+    {"save_segment_heads_loops", shift100_segments_arg_decls,
+     CLIPT_COUNT_OF(shift100_segments_arg_decls)},
+    {"walk_segments_loops", shift100_segments_arg_decls,
      CLIPT_COUNT_OF(shift100_segments_arg_decls)}};
 
 static clipt_status make_table(clipt_context c, const void *data, size_t bytes, cl_mem *out)
@@ -144,7 +149,10 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
 {
     const clipt_stage_spec *sp = &st->spec;
     clipt_segments_state *g = &st->f.segments;
-    const size_t q = clipt_walk_slice_elems((size_t)sp->s, elem, t->walk_item_bytes);
+    const int loops = clipt_tuning_loops(t);
+    /* the loops kernels move whole super-elements: slices = s, Q = 1 */
+    const size_t q = loops ? 1 : clipt_walk_slice_elems((size_t)sp->s, elem, t->walk_item_bytes);
+    const clipt_kernel_decl *pair = kernels + (loops ? 2 : 0); /* save, walk */
     clipt_segments segs;
     size_t wg_limit = 0, own_local = 0;
     unsigned seg_len = 0;
@@ -166,15 +174,16 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
         (status = make_table(c, segs.slot, segs.count * sizeof *segs.slot, &g->slot)))
         goto done;
     st->aux_bytes = g->count * DESCRIPTOR_BYTES;
-    if ((status = clipt_make_kernel(c, st, kernels[1].name, &g->walk, &wg_limit,
+    if ((status = clipt_make_kernel(c, st, pair[1].name, &g->walk, &wg_limit,
                                     &own_local)) ||
-        (status = clipt_make_kernel(c, st, kernels[0].name, &st->kernel, &wg_limit,
+        (status = clipt_make_kernel(c, st, pair[0].name, &st->kernel, &wg_limit,
                                     &own_local)))
         goto done;
-    st->kernel_name = "save_segment_heads + walk_segments";
-    clipt_set_launch(st, clipt_min_size(t->wg_100, wg_limit),
-                     sp->instances * g->count * (sp->s / q),
-                     clipt_min_size(t->wg_100, wg_limit),
+    st->kernel_name = loops ? "save_segment_heads_loops + walk_segments_loops"
+                            : "save_segment_heads + walk_segments";
+    clipt_set_launch(st, loops ? 1 : clipt_min_size(t->wg_100, wg_limit),
+                     sp->instances * g->count * (loops ? 1 : sp->s / q),
+                     loops ? 1 : clipt_min_size(t->wg_100, wg_limit),
                      clipt_groups_cap(c, t->groups_per_cu_100, t->groups_100));
     st->scratch_bytes = (size_t)(sp->instances * g->saved * sp->s * elem);
 done:

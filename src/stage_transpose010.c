@@ -12,7 +12,8 @@
 CLIPT_KERNEL_ARGS(transpose010, TRANSPOSE010_ARGS)
 
 static const clipt_kernel_decl kernels[] = {
-    {"transpose010_bs", transpose010_arg_decls, CLIPT_COUNT_OF(transpose010_arg_decls)}};
+    {"transpose010_bs", transpose010_arg_decls, CLIPT_COUNT_OF(transpose010_arg_decls)},
+    {"transpose010_loops", transpose010_arg_decls, CLIPT_COUNT_OF(transpose010_arg_decls)}};
 
 /* Tiles a work-group takes at once: about tuning.tile_elems_010 elements,
  * as many as `usable` bytes hold, no more than there are. */
@@ -34,8 +35,9 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     size_t wg_limit = 0, own_local = 0, usable, slots;
     clipt_status status;
     const size_t ab = (size_t)(sp->a * sp->b);
+    const int loops = clipt_tuning_loops(t);
 
-    st->kernel_name = kernels[0].name;
+    st->kernel_name = kernels[loops ? 1 : 0].name;
     snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s", clipt_elem_type_name(elem));
     if (sp->a * sp->b * elem > budget || sp->a * sp->b > UINT32_MAX)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
@@ -45,16 +47,17 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     usable = clipt_local_budget(&c->profile, own_local);
     if (ab * elem > usable)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    /* an odd row pitch spreads the column reads over the banks */
+    /* an odd row pitch spreads the column reads over the banks (GPUs; the
+     * loops kernel reads its tiles whole, at pitch b) */
     st->f.tiles.pitch = (unsigned)sp->b;
-    if (sp->b % 2 == 0 && sp->a * (sp->b + 1) * elem <= usable)
+    if (!loops && sp->b % 2 == 0 && sp->a * (sp->b + 1) * elem <= usable)
         st->f.tiles.pitch = (unsigned)sp->b + 1;
     slots = (size_t)sp->a * st->f.tiles.pitch;
     st->f.tiles.batch = batch_of(sp, t, elem, usable, slots);
     st->local_bytes[0] = st->f.tiles.batch * slots * elem;
     if (clipt_min_size(t->wg_010, wg_limit) < 1)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    clipt_set_launch(st, clipt_min_size(t->wg_010, wg_limit), sp->instances,
+    clipt_set_launch(st, loops ? 1 : clipt_min_size(t->wg_010, wg_limit), sp->instances,
                      st->f.tiles.batch, clipt_groups_cap(c, t->groups_per_cu_010, 0));
     return CLIPT_SUCCESS;
 }

@@ -30,6 +30,10 @@
                          /* many bytes (whole memory sectors for the 100!  */  \
                          /* super-elements); 1 = no preference; the cost   */  \
                          /* model's sector size                            */  \
+    X(kernel_style)      /* 1: work-groups sharing local memory through    */  \
+                         /* barriers (GPUs); 2: one work-item per group    */  \
+                         /* running loops, no barrier (CPUs: 010! and      */  \
+                         /* padding kernels)                               */  \
     /* The cost model (src/cost.h): a stage's time is its launches plus    */  \
     /* the bytes it reads and writes at a share of the copy bandwidth that */  \
     /* depends on its kind and shape.  "permille" values are thousandths.  */  \
@@ -48,11 +52,22 @@
     X(model_wait_ps)     /* pad/unpad: ps per flag a chunk waits for       */  \
     X(model_slow_eff)    /* PTTWAC, slices, fused 4.3: permille of copy    */
 
+/* The values of kernel_style. */
+#define CLIPT_KERNEL_STYLE_GROUPS 1
+#define CLIPT_KERNEL_STYLE_LOOPS 2
+
 typedef struct clipt_tuning {
 #define CLIPT_TUNING_MEMBER(f) unsigned f;
     CLIPT_TUNING_FIELDS(CLIPT_TUNING_MEMBER)
 #undef CLIPT_TUNING_MEMBER
 } clipt_tuning;
+
+/* Whether t runs the CPU kernels (kernel_style loops): the stages and the
+ * cost model's view of them ask this one question. */
+static inline int clipt_tuning_loops(const clipt_tuning *t)
+{
+    return t->kernel_style == CLIPT_KERNEL_STYLE_LOOPS;
+}
 
 /* Every nonzero field of v replaces that of t (a table level over the one
  * below, or a plan's options over the device's entry). */

@@ -58,6 +58,11 @@ static void derive_defaults(clipt_device_profile *p)
      * 148-byte super-elements moved at ~50 % of copy bandwidth, 128-byte
      * ones at 82 %); CPUs showed no such need */
     t->align_bytes = gpu ? 32 : 1;
+    /* a CPU runtime runs a work-group's items one after another on one
+     * thread and switches between them at every barrier: loops in one
+     * work-item are its natural form (PoCL: 010! at 2-3 % of copy with
+     * work-groups of 64, see docs/performance.md) */
+    t->kernel_style = gpu ? CLIPT_KERNEL_STYLE_GROUPS : CLIPT_KERNEL_STYLE_LOOPS;
     clipt_tuning_apply(t, gpu ? &gpu_model : &cpu_model);
 }
 

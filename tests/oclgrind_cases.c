@@ -150,10 +150,11 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 /* A stage computed by one family: spec (op, instances, a, b, s, sa, sb),
  * element size, and tuning values that differ from the context's (0 or
  * left out = keep); wide = 1 builds the 64-bit index variants
- * (SMALL_INDEX=0). */
+ * (SMALL_INDEX=0); loops = 1 the CPU kernels (kernel_style 2), else the
+ * GPU ones (kernel_style 1, whatever device type the simulator reports). */
 typedef struct tweaks {
     unsigned wg_010, wg_100, simd_100, spread, pad, unroll, item_bytes;
-    int wide;
+    int wide, loops;
 } tweaks;
 
 typedef struct stage_case {
@@ -212,6 +213,19 @@ static const stage_case stage_cases[] = {
     {CLIPT_FAMILY_ROWS, CLIPT_OP_PAD, 9, 25, 1, 1, 25, 32, 16, {.wg_010 = 4, .wide = 1}},
     {CLIPT_FAMILY_ROWS, CLIPT_OP_UNPAD, 9, 25, 1, 1, 32, 25, 4, {.wg_010 = 4, .wide = 1}},
     {CLIPT_FAMILY_ROWS, CLIPT_OP_PAD, 1, 5, 1, 1, 5, 8, 4, {0}},
+    /* the CPU kernels (kernel_style loops): tiles in batches, segment
+     * walks with saved heads and whole cycles, padding with rows that
+     * overlap their own sources and rows that do not, every element size */
+    {CLIPT_FAMILY_TILE_LOCAL, TILES, 3, 13, 7, 1, 0, 0, 1, {.loops = 1}},
+    {CLIPT_FAMILY_TILE_LOCAL, TILES, 40, 5, 6, 1, 0, 0, 8, {.loops = 1}},
+    {CLIPT_FAMILY_TILE_LOCAL, TILES, 2, 37, 19, 1, 0, 0, 16, {.loops = 1}},
+    {CLIPT_FAMILY_SUPER_SEGMENTS, SUPER, 1, 60, 42, 1, 0, 0, 4, {.loops = 1}},
+    {CLIPT_FAMILY_SUPER_SEGMENTS, SUPER, 6, 10, 7, 6, 0, 0, 2, {.loops = 1}},
+    {CLIPT_FAMILY_SUPER_SEGMENTS, SUPER, 2, 11, 9, 5, 0, 0, 16, {.loops = 1, .wide = 1}},
+    {CLIPT_FAMILY_ROWS, CLIPT_OP_PAD, 17, 41, 1, 1, 41, 48, 1, {.loops = 1}},
+    {CLIPT_FAMILY_ROWS, CLIPT_OP_UNPAD, 17, 41, 1, 1, 48, 41, 2, {.loops = 1}},
+    {CLIPT_FAMILY_ROWS, CLIPT_OP_PAD, 9, 25, 1, 1, 25, 32, 8, {.loops = 1, .wide = 1}},
+    {CLIPT_FAMILY_ROWS, CLIPT_OP_UNPAD, 9, 25, 1, 1, 32, 25, 4, {.loops = 1}},
 };
 
 /* Whole plans: every sequence, forced tiles, padding and none. */
@@ -220,21 +234,30 @@ typedef struct plan_case {
     clipt_sequence sequence;
     size_t tile_m, tile_n;
     clipt_padding padding;
+    int loops; /* the CPU kernels (kernel_style 2), else the GPU ones */
 } plan_case;
 
 static const plan_case plan_cases[] = {
-    {60, 42, 4, CLIPT_SEQUENCE_1, 0, 0, CLIPT_PADDING_AUTO},
-    {60, 42, 1, CLIPT_SEQUENCE_2_1, 6, 7, CLIPT_PADDING_AUTO},
-    {60, 42, 2, CLIPT_SEQUENCE_2_2, 6, 7, CLIPT_PADDING_AUTO},
-    {60, 42, 8, CLIPT_SEQUENCE_3_1, 6, 7, CLIPT_PADDING_AUTO},
-    {60, 42, 16, CLIPT_SEQUENCE_3_2, 6, 7, CLIPT_PADDING_AUTO},
-    {60, 42, 4, CLIPT_SEQUENCE_4_1, 6, 7, CLIPT_PADDING_AUTO},
-    {60, 42, 2, CLIPT_SEQUENCE_4_2, 6, 7, CLIPT_PADDING_AUTO},
-    {60, 42, 1, CLIPT_SEQUENCE_4_3, 6, 7, CLIPT_PADDING_AUTO},
-    {97, 101, 4, CLIPT_SEQUENCE_AUTO, 0, 0, CLIPT_PADDING_AUTO},
-    {97, 101, 2, CLIPT_SEQUENCE_AUTO, 0, 0, CLIPT_PADDING_NONE},
-    {3, 2048, 8, CLIPT_SEQUENCE_AUTO, 0, 0, CLIPT_PADDING_AUTO},
-    {1000, 7, 1, CLIPT_SEQUENCE_AUTO, 0, 0, CLIPT_PADDING_AUTO},
+    {60, 42, 4, CLIPT_SEQUENCE_1, 0, 0, CLIPT_PADDING_AUTO, 0},
+    {60, 42, 1, CLIPT_SEQUENCE_2_1, 6, 7, CLIPT_PADDING_AUTO, 0},
+    {60, 42, 2, CLIPT_SEQUENCE_2_2, 6, 7, CLIPT_PADDING_AUTO, 0},
+    {60, 42, 8, CLIPT_SEQUENCE_3_1, 6, 7, CLIPT_PADDING_AUTO, 0},
+    {60, 42, 16, CLIPT_SEQUENCE_3_2, 6, 7, CLIPT_PADDING_AUTO, 0},
+    {60, 42, 4, CLIPT_SEQUENCE_4_1, 6, 7, CLIPT_PADDING_AUTO, 0},
+    {60, 42, 2, CLIPT_SEQUENCE_4_2, 6, 7, CLIPT_PADDING_AUTO, 0},
+    {60, 42, 1, CLIPT_SEQUENCE_4_3, 6, 7, CLIPT_PADDING_AUTO, 0},
+    {97, 101, 4, CLIPT_SEQUENCE_AUTO, 0, 0, CLIPT_PADDING_AUTO, 0},
+    {97, 101, 2, CLIPT_SEQUENCE_AUTO, 0, 0, CLIPT_PADDING_NONE, 0},
+    {3, 2048, 8, CLIPT_SEQUENCE_AUTO, 0, 0, CLIPT_PADDING_AUTO, 0},
+    {1000, 7, 1, CLIPT_SEQUENCE_AUTO, 0, 0, CLIPT_PADDING_AUTO, 0},
+    {64, 61, 4, CLIPT_SEQUENCE_3_1, 16, 8, CLIPT_PADDING_AUTO, 1},
+    {61, 64, 8, CLIPT_SEQUENCE_3_2, 8, 16, CLIPT_PADDING_AUTO, 1},
+    {60, 42, 2, CLIPT_SEQUENCE_2_1, 6, 7, CLIPT_PADDING_AUTO, 1},
+    {97, 101, 1, CLIPT_SEQUENCE_AUTO, 0, 0, CLIPT_PADDING_AUTO, 1},
+    /* room-less (the padded tail in the plan's buffer: SPLIT=1 kernels),
+     * the CPU kernels: padding, tiles, segment walks, unpadding */
+    {64, 61, 4, CLIPT_SEQUENCE_3_1, 16, 8, CLIPT_PADDING_SCRATCH, 1},
+    {97, 101, 2, CLIPT_SEQUENCE_3_2, 10, 12, CLIPT_PADDING_SCRATCH, 1},
 };
 
 static clipt_tuning tuning_of(const clipt_tuning *base, const tweaks *w)
@@ -247,6 +270,7 @@ static clipt_tuning tuning_of(const clipt_tuning *base, const tweaks *w)
     if (w->pad) t.pttwac_pad = w->pad;
     if (w->unroll) t.walk_unroll = w->unroll;
     if (w->item_bytes) t.walk_item_bytes = w->item_bytes;
+    t.kernel_style = w->loops ? CLIPT_KERNEL_STYLE_LOOPS : CLIPT_KERNEL_STYLE_GROUPS;
     return t;
 }
 
@@ -304,6 +328,7 @@ static void test_plan_cases(void **state)
         o.tile_m = c->tile_m;
         o.tile_n = c->tile_n;
         o.padding = c->padding;
+        o.kernel_style = c->loops ? CLIPT_KERNEL_STYLE_LOOPS : CLIPT_KERNEL_STYLE_GROUPS;
         s = test_run_transpose(env, c->rows, c->cols, c->elem, 3 * c->elem, &o, &bad,
                                text, sizeof text);
         printf("plan case %zu: %zu x %zu, %zu-byte: %s, %zu bytes wrong\n%s", i, c->rows,

@@ -352,7 +352,11 @@ static void run_limit_case(const bad_input *row)
 {
     const limit_case *lc = row->arg;
     clipt_context c = own_context();
-    clipt_plan p = plan_on(c, 300, 500, 4, lc->sequence, CLIPT_PADDING_NONE);
+    clipt_plan p;
+    /* the GPU kernels: the CPU ones (kernel_style loops) launch so few
+     * work-items on this shape that no smaller global limit exists */
+    c->profile.tuning.kernel_style = CLIPT_KERNEL_STYLE_GROUPS;
+    p = plan_on(c, 300, 500, 4, lc->sequence, CLIPT_PADDING_NONE);
     const size_t limit = lc->measure(p);
     clipt_plan_release(p);
     assert_true(limit > 1);
@@ -899,6 +903,8 @@ static bad_input catalogue[] = {
         CLIPT_ERROR_INVALID_OPTION, run_plan_case, OPTS(.walk_item_bytes = 257)),
     ROW("bad_option_align_bytes", "clipt_plan_create", "align_bytes 4097 (above 4096)",
         CLIPT_ERROR_INVALID_OPTION, run_plan_case, OPTS(.align_bytes = 4097)),
+    ROW("bad_option_kernel_style", "clipt_plan_create", "kernel_style 3 (above 2)",
+        CLIPT_ERROR_INVALID_OPTION, run_plan_case, OPTS(.kernel_style = 3)),
     ROW("bad_option_tile_m", "clipt_plan_create",
         "tile_m 7 does not divide 64 rows (padding NONE)", CLIPT_ERROR_INCOMPATIBLE_OPTIONS,
         run_plan_case, OPTS(.tile_m = 7, .padding = CLIPT_PADDING_NONE)),

@@ -47,18 +47,45 @@ static const split_case split_cases[] = {
     {CLIPT_FAMILY_ROWS, SPEC(CLIPT_OP_UNPAD, 41, 23, 1, 1, 25, 23)},
 };
 
+/* Whether the family has a CPU form (kernel_style 2, *_loops kernels). */
+static int has_loops_form(clipt_kernel_family family)
+{
+    return family == CLIPT_FAMILY_TILE_LOCAL || family == CLIPT_FAMILY_SUPER_SEGMENTS ||
+           family == CLIPT_FAMILY_ROWS;
+}
+
+/* The stage of sp as `family` under tuning t runs the CPU kernels exactly
+ * when t asks for them and the family has them. */
+static void expect_style(test_env *env, const clipt_stage_spec *sp,
+                         clipt_kernel_family family, size_t elem, const clipt_tuning *t)
+{
+    clipt_stage st;
+    const int want = clipt_tuning_loops(t) && has_loops_form(family);
+    memset(&st, 0, sizeof st);
+    assert_status(clipt_stage_prepare_as(env->ctx, sp, family, elem, t, &st), CLIPT_SUCCESS);
+    if ((strstr(st.kernel_name, "_loops") != NULL) != want)
+        fail_msg("family %d, kernel_style %u: kernel %s", (int)family, t->kernel_style,
+                 st.kernel_name);
+    clipt_stage_release(&st);
+}
+
 /* Each family computes its stage exactly with the region split at the
  * first element, a third, the middle and the last element, at offsets 0
- * and 3, for every element size; and the guard after the split in the
- * buffer stays as it was (test_run_stage_split). */
+ * and 3, for every element size, in both kernel styles (1: the GPU
+ * kernels; 2: the CPU ones, PoCL's default, where the family has them);
+ * and the guard after the split in the buffer stays as it was
+ * (test_run_stage_split). */
 static void test_split_stages(void **state)
 {
     test_env *env = TEST_ENV(state);
     unsigned runs = 0;
+    for (unsigned style = CLIPT_KERNEL_STYLE_GROUPS; style <= CLIPT_KERNEL_STYLE_LOOPS; style++)
     for (size_t i = 0; i < COUNT(split_cases); i++)
         for (size_t e = 0; e < COUNT(elem_sizes); e++) {
             const uint64_t region = test_stage_region(&split_cases[i].sp);
             const uint64_t splits[] = {1, region / 3, region / 2 + 1, region - 1};
+            clipt_tuning t = env->ctx->profile.tuning;
+            t.kernel_style = style;
             for (size_t k = 0; k < COUNT(splits); k++) {
                 clipt_stage_spec sp = split_cases[i].sp;
                 const size_t offset = 3 * (k % 2);
@@ -66,21 +93,24 @@ static void test_split_stages(void **state)
                 size_t bad = 0;
                 clipt_status s;
                 sp.split = splits[k];
+                if (k == 0)
+                    expect_style(env, &sp, split_cases[i].family, elem_sizes[e], &t);
                 s = test_run_stage_split(env, &sp, split_cases[i].family, elem_sizes[e],
-                                         offset, NULL, &bad, &used);
+                                         offset, &t, &bad, &used);
                 if (s != CLIPT_SUCCESS || bad || used != split_cases[i].family)
                     fail_msg("case %zu (family %d, op %d, %llu x %llu x %llu of %llu), "
-                             "%zu-byte elements, split at %llu of %llu, offset %zu: %s, "
-                             "%zu bytes wrong, family %d", i, (int)split_cases[i].family,
-                             (int)sp.op, (unsigned long long)sp.instances,
-                             (unsigned long long)sp.a, (unsigned long long)sp.b,
-                             (unsigned long long)sp.s, elem_sizes[e],
-                             (unsigned long long)sp.split, (unsigned long long)region,
-                             offset, clipt_status_string(s), bad, (int)used);
+                             "%zu-byte elements, kernel_style %u, split at %llu of %llu, "
+                             "offset %zu: %s, %zu bytes wrong, family %d", i,
+                             (int)split_cases[i].family, (int)sp.op,
+                             (unsigned long long)sp.instances, (unsigned long long)sp.a,
+                             (unsigned long long)sp.b, (unsigned long long)sp.s,
+                             elem_sizes[e], style, (unsigned long long)sp.split,
+                             (unsigned long long)region, offset, clipt_status_string(s),
+                             bad, (int)used);
                 runs++;
             }
         }
-    assert_int_equal(runs, COUNT(split_cases) * COUNT(elem_sizes) * 4);
+    assert_int_equal(runs, 2 * COUNT(split_cases) * COUNT(elem_sizes) * 4);
 }
 
 /* A split stage needs its tail: without one, setting its arguments fails
@@ -141,7 +171,7 @@ static const plan_shape plan_shapes[] = {
  * clipt_plan_buffer_size and everything before the offset) and needs a
  * buffer of exactly the matrix.  Returns whether it was room-less. */
 static int run_exact_size(test_env *env, const plan_shape *sh, size_t elem, size_t offset,
-                          clipt_padding padding)
+                          clipt_padding padding, unsigned kernel_style)
 {
     static char describe[16384];
     clipt_plan_options o;
@@ -154,6 +184,7 @@ static int run_exact_size(test_env *env, const plan_shape *sh, size_t elem, size
     o.tile_m = sh->tile_m;
     o.tile_n = sh->tile_n;
     o.sequence = sh->sequence;
+    o.kernel_style = kernel_style;
     assert_status(clipt_plan_create(env->ctx, sh->rows, sh->cols, elem, &o, &p),
                   CLIPT_SUCCESS);
     assert_int_equal(clipt_plan_buffer_size(p), sh->rows * sh->cols * elem);
@@ -163,31 +194,35 @@ static int run_exact_size(test_env *env, const plan_shape *sh, size_t elem, size
     s = test_run_transpose(env, sh->rows, sh->cols, elem, offset, &o, &bad, describe,
                            sizeof describe);
     if (s != CLIPT_SUCCESS || bad)
-        fail_msg("%zu x %zu, %zu-byte elements at byte offset %zu, padding %d: %s, %zu "
-                 "bytes wrong\n%s", sh->rows, sh->cols, elem, offset, (int)padding,
-                 clipt_status_string(s), bad, describe);
+        fail_msg("%zu x %zu, %zu-byte elements at byte offset %zu, padding %d, "
+                 "kernel_style %u: %s, %zu bytes wrong\n%s", sh->rows, sh->cols, elem,
+                 offset, (int)padding, kernel_style, clipt_status_string(s), bad, describe);
     if (roomless && !strstr(describe, "padded tail"))
         fail_msg("describe does not state the padded tail:\n%s", describe);
     return roomless;
 }
 
-/* SCRATCH on every shape, element size and two offsets: exact, and
- * room-less wherever the plan pads (which the prime shapes and the forced
- * tiles make it do, for every element size). */
+/* SCRATCH on every shape, element size and two offsets, in both kernel
+ * styles (1: the GPU kernels; 2: the CPU ones, PoCL's default):
+ * exact, and room-less wherever the plan pads (which the prime shapes and
+ * the forced tiles make it do, for every element size). */
 static void test_scratch_plans(void **state)
 {
     test_env *env = TEST_ENV(state);
-    for (size_t e = 0; e < COUNT(elem_sizes); e++) {
-        unsigned roomless = 0;
-        for (size_t i = 0; i < COUNT(plan_shapes); i++)
-            roomless += (unsigned)run_exact_size(env, &plan_shapes[i], elem_sizes[e],
-                                                 elem_sizes[e] * (i % 3),
-                                                 CLIPT_PADDING_SCRATCH);
-        /* the forced tiles alone pad 10 shapes (sequence 1 tiles nothing,
-         * so its plan drops the padding) */
-        if (roomless < 10)
-            fail_msg("%zu-byte elements: only %u room-less plans", elem_sizes[e], roomless);
-    }
+    for (unsigned style = CLIPT_KERNEL_STYLE_GROUPS; style <= CLIPT_KERNEL_STYLE_LOOPS;
+         style++)
+        for (size_t e = 0; e < COUNT(elem_sizes); e++) {
+            unsigned roomless = 0;
+            for (size_t i = 0; i < COUNT(plan_shapes); i++)
+                roomless += (unsigned)run_exact_size(env, &plan_shapes[i], elem_sizes[e],
+                                                     elem_sizes[e] * (i % 3),
+                                                     CLIPT_PADDING_SCRATCH, style);
+            /* the forced tiles alone pad 10 shapes (sequence 1 tiles
+             * nothing, so its plan drops the padding) */
+            if (roomless < 10)
+                fail_msg("%zu-byte elements, kernel_style %u: only %u room-less plans",
+                         elem_sizes[e], style, roomless);
+        }
 }
 
 /* NONE (the plan's choice) on the automatic shapes: exact either way. */
@@ -198,7 +233,7 @@ static void test_none_plans(void **state)
         for (size_t i = 0; i < COUNT(plan_shapes); i++)
             if (!plan_shapes[i].tile_m && !plan_shapes[i].tile_n)
                 run_exact_size(env, &plan_shapes[i], elem_sizes[e], elem_sizes[e] * (i % 2),
-                               CLIPT_PADDING_NONE);
+                               CLIPT_PADDING_NONE, 0);
 }
 
 /* A room-less plan on a sub-buffer at an offset: the parent's bytes

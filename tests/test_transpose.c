@@ -642,6 +642,49 @@ static void test_pad_small_work_group(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* Both kernel styles (kernel_style 1: work-groups with local memory and
+ * barriers, the GPU kernels; 2: one work-item per group running loops, the
+ * CPU kernels) forced on every sequence, element size and padding. */
+static void test_kernel_styles(void **state)
+{
+    static const shape shapes[] = {
+        {1, 1, ALL_ELEMS},  {1, 7, ALL_ELEMS},    {7, 1, ALL_ELEMS},
+        {5, 3, ALL_ELEMS},  {97, 89, ALL_ELEMS},  {64, 64, ALL_ELEMS},
+        {17, 4099, 1 | 8},  {4099, 17, 2 | 16},   {333, 64, 4}};
+    /* forced tiles that do not divide: columns padded (61 -> 64: pad and
+     * unpad kernels), rows padded (101 -> 112, 1001 -> 1008: unpad) */
+    static const struct { size_t rows, cols, tile_m, tile_n; clipt_sequence seq; } padded[] = {
+        {64, 61, 16, 8, CLIPT_SEQUENCE_3_1}, {64, 61, 8, 16, CLIPT_SEQUENCE_2_2},
+        {61, 64, 8, 16, CLIPT_SEQUENCE_3_1}, {101, 64, 16, 8, CLIPT_SEQUENCE_AUTO},
+        {1001, 37, 8, 37, CLIPT_SEQUENCE_AUTO}};
+    for (unsigned style = 1; style <= 2; style++) {
+        for (size_t i = 0; i < COUNT(shapes); i++)
+            for (size_t e = 0; e < COUNT(elem_sizes); e++) {
+                if (!(shapes[i].elems & elem_sizes[e]))
+                    continue;
+                for (size_t q = 0; q < COUNT(every_sequence); q++) {
+                    clipt_plan_options o;
+                    clipt_plan_options_init(&o);
+                    o.sequence = every_sequence[q];
+                    o.kernel_style = style;
+                    run_case(TEST_ENV(state), shapes[i].rows, shapes[i].cols,
+                             elem_sizes[e], elem_sizes[e] * ((q + e) % 3), &o);
+                }
+            }
+        for (size_t i = 0; i < COUNT(padded); i++)
+            for (size_t e = 0; e < COUNT(elem_sizes); e++) {
+                clipt_plan_options o;
+                clipt_plan_options_init(&o);
+                o.kernel_style = style;
+                o.tile_m = padded[i].tile_m;
+                o.tile_n = padded[i].tile_n;
+                o.sequence = padded[i].seq;
+                run_case(TEST_ENV(state), padded[i].rows, padded[i].cols, elem_sizes[e],
+                         elem_sizes[e] * (e % 2), &o);
+            }
+    }
+}
+
 /* Regression: clipt_plan_options.groups_100 was accepted but not applied. */
 static void test_groups_100_applied(void **state)
 {
@@ -678,8 +721,10 @@ static void test_tuning_overrides(void **state)
         {"walk_unroll", 16, "-DUNROLL=16 "},
         {"walk_item_bytes", 4, "-DQ=2 "}, /* widened to 8 bytes */
         {"walk_item_bytes", 64, "-DQ=16 "},
-        {"tile_elems_010", 1, "transpose010_bs"},
-        {"groups_per_cu_010", 1, "transpose010_bs"},
+        {"tile_elems_010", 1, "transpose010_"},
+        {"groups_per_cu_010", 1, "transpose010_"},
+        {"kernel_style", 1, "transpose010_bs"},
+        {"kernel_style", 2, "transpose010_loops"},
         {"groups_per_cu_100", 1, "walk_segments"},
         /* no widening: Algorithm 5 keeps 24 (the default widens to 120) */
         {"skinny_super", 8, "blocks of 24 elements (super-elements)"},
@@ -698,6 +743,9 @@ static void test_tuning_overrides(void **state)
         clipt_plan_options_init(&o);
         /* Algorithm 5's tiles, whose reasons and stages the cases name */
         o.tile_rule = CLIPT_TILE_RULE_ALG5;
+        /* the GPU kernels, whose build options the walk cases name (the
+         * kernel_style cases set their own) */
+        o.kernel_style = 1;
         assert_status(clipt_plan_options_set_tuning(&o, cases[i].name, cases[i].value),
                       CLIPT_SUCCESS);
         assert_status(test_run_transpose(&gpu, sh->rows, sh->cols, sh->elems, 0,
@@ -728,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_describe),
         cmocka_unit_test(test_groups_100_applied),
         cmocka_unit_test(test_tuning_overrides),
+        cmocka_unit_test(test_kernel_styles),
         cmocka_unit_test(test_pad_small_work_group),
         cmocka_unit_test(test_describe_padding),
         cmocka_unit_test(test_profile),

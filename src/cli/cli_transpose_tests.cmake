@@ -443,12 +443,14 @@ expect_no_leftovers()
 
 # ---- a device that computes wrong results ------------------------------------------
 # A copy of the kernels whose tile transpose adds 1 to every element (small
-# shapes are one 010! stage): --verify must catch it and write nothing.
+# shapes are one 010! stage; both kernel styles, GPU and CPU): --verify
+# must catch it and write nothing.
 file(GLOB kernels "${SOURCE_DIR}/cl/*.cl" "${SOURCE_DIR}/cl/*.h")
 file(COPY ${kernels} DESTINATION "${dir}/broken_cl")
 file(READ "${dir}/broken_cl/transpose010.cl" text)
-string(REPLACE "at0 + k) = tile[" "at0 + k) = 1 + tile[" broken "${text}")
-if(broken STREQUAL text)
+string(REPLACE "at0 + k) = tile[" "at0 + k) = 1 + tile[" half "${text}")
+string(REPLACE "out + j * a + i) = in[" "out + j * a + i) = 1 + in[" broken "${half}")
+if(half STREQUAL text OR broken STREQUAL half)
   message(SEND_ERROR "cl/transpose010.cl changed: update the broken kernel of this test")
 endif()
 file(WRITE "${dir}/broken_cl/transpose010.cl" "${broken}")

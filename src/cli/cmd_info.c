@@ -111,7 +111,10 @@ static void print_tuning_legend(void)
            "  min_super, skinny_super    smallest tile factor; largest block moved by\n"
            "                             the two-pass sequences 2.1/2.2 (super-element)\n"
            "  align_bytes                tile factors preferred as multiples of this\n"
-           "                             many bytes\n");
+           "                             many bytes\n"
+           "  kernel_style               1: work-groups sharing local memory (GPUs);\n"
+           "                             2: one work-item per group running loops\n"
+           "                             (CPUs: tiles, block moves, padding)\n");
 }
 
 static const char *env_or_unset(const char *name)
