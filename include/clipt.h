@@ -20,9 +20,11 @@
  * rows*cols*elem_size, and the transposition WRITES into that extra room.
  * So do not loop one plan over matrices packed back to back in one buffer:
  * each run would overwrite the start of the next matrix, with no error.
- * For matrices packed back to back, use a plan made with CLIPT_PADDING_NONE,
- * which never writes outside rows*cols*elem_size bytes
- * (clipt_plan_buffer_size(p) == rows*cols*elem_size tells which you have).
+ * For matrices packed back to back, make one plan for the whole batch
+ * (clipt_plan_create_permute, dims {B, rows, cols}, perm {0, 2, 1}), or
+ * loop a plan made with CLIPT_PADDING_NONE, which never writes outside
+ * rows*cols*elem_size bytes (clipt_plan_buffer_size(p) ==
+ * rows*cols*elem_size tells which you have).
  *
  * Every function returns a clipt_status: CLIPT_SUCCESS (0), an OpenCL error
  * code (CL_*, passed through unchanged from the runtime), or one of the
