@@ -49,7 +49,7 @@ static clipt_status build_stages(clipt_plan p, const clipt_staged_layout *layout
 }
 
 /* Chooses for `batch` consecutive rows x cols matrices (padding only as
- * opts allows; NONE is forced for batch > 1) and appends their stages;
+ * opts allows; never for batch > 1: OFF) and appends their stages;
  * the choice goes to *ch and the buffer size grows to what it needs. */
 static clipt_status add_staged(clipt_plan p, size_t batch, size_t rows, size_t cols,
                                const clipt_plan_options *opts, clipt_plan_choice *ch)
