@@ -202,12 +202,13 @@ clipt_status clipt_stage_enqueue(clipt_stage *st, cl_command_queue q, cl_mem scr
                                  cl_uint num_wait, const cl_event *wait, cl_event *first,
                                  cl_event *done)
 {
-    cl_event *list = NULL;
+    cl_event few[8], *list = few; /* a plan's stages wait for one event */
     clipt_status status = clipt_stage_upload(st, q);
     if (status != CLIPT_SUCCESS)
         return status;
     if (st->uploaded) { /* the caller's wait list and the move of the tables */
-        if (!(list = malloc(((size_t)num_wait + 1) * sizeof *list)))
+        if (num_wait >= CLIPT_COUNT_OF(few) &&
+            !(list = malloc(((size_t)num_wait + 1) * sizeof *list)))
             return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
         for (cl_uint i = 0; i < num_wait; i++)
             list[i] = wait[i];
@@ -218,7 +219,8 @@ clipt_status clipt_stage_enqueue(clipt_stage *st, cl_command_queue q, cl_mem scr
         status = st->family->enqueue(st, q, scratch, num_wait, wait, first, done);
     else
         status = launch(st, q, scratch, num_wait, wait, first, done);
-    free(list);
+    if (list != few)
+        free(list);
     return status;
 }
 
