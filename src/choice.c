@@ -441,7 +441,8 @@ static clipt_status choose_exact_size(const clipt_device_profile *profile, size_
     clipt_status status;
     as.padding = CLIPT_PADDING_OFF;
     if ((status = choose_staged(profile, rows, cols, elem, &as, t, ch)) != CLIPT_SUCCESS ||
-        o->tile_m || o->tile_n || rows == 1 || cols == 1)
+        o->tile_m || o->tile_n || rows == 1 || cols == 1 ||
+        ch->algorithm == CLIPT_ALGORITHM_C2R) /* C2R never pads */
         return status;
     as.padding = CLIPT_PADDING_AUTO;
     if (choose_staged(profile, rows, cols, elem, &as, t, &padded) != CLIPT_SUCCESS)
