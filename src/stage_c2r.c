@@ -1,9 +1,10 @@
 /* The passes of the C2R decomposition (cl/c2r.cl): column rotation, row
  * shuffle and column shuffle of the rows x cols view, each a gather of one
  * unit (a row, or a block of consecutive columns) through local memory
- * when the unit fits, else through the work-group's slot of the plan's
- * scratch buffer.  The spec: `instances` consecutive a x b matrices
- * (a = rows, b = cols), s = 1; the op names the pass. */
+ * when the unit fits, else through as much local memory as there is and
+ * the work-group's slot of the plan's scratch buffer for the rest.  The
+ * spec: `instances` consecutive a x b matrices (a = rows, b = cols),
+ * s = 1; the op names the pass. */
 #include "modular.h"
 #include "stage_kernel.h"
 
@@ -16,7 +17,9 @@
     X(div_b, UINT4, "uint4") X(div_rows, UINT4, "uint4") X(div_a, UINT4, "uint4") \
     X(div_width, UINT4, "uint4") X(div_last, UINT4, "uint4")
 #define C2R_LOCAL_ARGS(X) C2R_COMMON_ARGS(X) X(tmp, LOCAL, "elem_t*")
-#define C2R_GLOBAL_ARGS(X) C2R_COMMON_ARGS(X) X(scratch, GLOBAL, "elem_t*")
+#define C2R_GLOBAL_ARGS(X)                                                     \
+    C2R_COMMON_ARGS(X) X(in_local, UINT, "uint") X(tmp, LOCAL, "elem_t*")      \
+        X(scratch, GLOBAL, "elem_t*")
 CLIPT_KERNEL_ARGS(c2r_local, C2R_LOCAL_ARGS)
 CLIPT_KERNEL_ARGS(c2r_global, C2R_GLOBAL_ARGS)
 
@@ -34,9 +37,23 @@ static const clipt_kernel_decl kernels[] = {
  * enough loads in flight. */
 #define C2R_GROUP_SIZE 256
 #define C2R_GLOBAL_GROUP_SIZE 1024
-/* Scratch of the global variants: at most this many bytes, or an eighth of
- * the region when that is more, and at least one work-group's slot. */
-#define C2R_SCRATCH_FLOOR ((size_t)4 << 20)
+/* Scratch of the global variants: at most an eighth of the region, or
+ * this many bytes (but no more than half the region) when that is more,
+ * and at least one work-group's slot: with few slots a small matrix's
+ * column pass ran on a few work-groups (H100, 1018 columns: 16). */
+#define C2R_SCRATCH_FLOOR ((size_t)32 << 20)
+/* Elements a work-item loads before it stores (C2R_BATCH): loads in
+ * flight per work-item, in registers (4 of 16 bytes, 8 of the others); 1
+ * where the tuning runs the CPU kernels: there a work-group's work-items
+ * are a loop, and the batch's private arrays and tests made PoCL's column
+ * and row passes up to 1.7x slower. */
+#define C2R_MAX_BATCH 8
+static int c2r_batch(const clipt_tuning *t, size_t elem)
+{
+    if (clipt_tuning_loops(t))
+        return 1;
+    return elem > 8 ? 4 : C2R_MAX_BATCH;
+}
 
 static int is_rows(const clipt_stage_spec *sp) { return sp->op == CLIPT_OP_SHUFFLE_ROWS; }
 
@@ -56,7 +73,8 @@ static unsigned column_width(const clipt_stage_spec *sp, size_t elem, size_t usa
 
 /* Builds the kernel of the unit's variant: local memory when `try_local`
  * and the unit fits what the kernel's own variables leave (st->f.c2r.local
- * then 1), else global scratch.  *retry is set when local memory was tried
+ * then 1), else local memory for the unit's first in_local elements and
+ * global scratch for the rest.  *retry is set when local memory was tried
  * but the kernel's own variables left too little: call again without. */
 static clipt_status make_variant(clipt_context c, size_t elem, clipt_stage *st, int try_local,
                                  size_t *wg_limit, int *retry)
@@ -64,8 +82,9 @@ static clipt_status make_variant(clipt_context c, size_t elem, clipt_stage *st, 
     const clipt_stage_spec *sp = &st->spec;
     const uint64_t sector = 32 / elem > 1 ? 32 / elem : 1;
     const size_t budget = clipt_local_budget(&c->profile, 0);
-    size_t own_local = 0;
+    size_t own_local = 0, usable;
     unsigned width = 1;
+    uint64_t unit;
     int local = try_local && (is_rows(sp) ? sp->b * elem <= budget
                                           : column_width(sp, elem, budget) > 0);
     clipt_status status;
@@ -76,20 +95,23 @@ static clipt_status make_variant(clipt_context c, size_t elem, clipt_stage *st, 
     status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, wg_limit, &own_local);
     if (status != CLIPT_SUCCESS)
         return status;
+    usable = clipt_local_budget(&c->profile, own_local);
     /* through global scratch, blocks of one 32-byte sector per row: four
      * times the work-groups of 128-byte blocks in the same scratch */
     if (!is_rows(sp))
-        width = local ? column_width(sp, elem, clipt_local_budget(&c->profile, own_local))
+        width = local ? column_width(sp, elem, usable)
                       : (unsigned)(sector < sp->b ? sector : sp->b);
-    if (local && (width == 0 || (is_rows(sp) &&
-                                 sp->b * elem > clipt_local_budget(&c->profile, own_local)))) {
+    if (local && (width == 0 || (is_rows(sp) && sp->b * elem > usable))) {
         clReleaseKernel(st->kernel);
         st->kernel = NULL;
         *retry = 1;
         return CLIPT_SUCCESS;
     }
+    unit = is_rows(sp) ? sp->b : sp->a * width;
     st->f.c2r.width = width;
     st->f.c2r.local = local;
+    /* the global variants keep what local memory holds of the unit there */
+    st->f.c2r.in_local = local ? unit : clipt_min_size(usable / elem, unit - 1);
     return CLIPT_SUCCESS;
 }
 
@@ -106,9 +128,12 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     int local, retry = 0;
     clipt_status status;
 
-    if (sp->a > UINT32_MAX || sp->b > UINT32_MAX || sp->a * line > UINT32_MAX)
+    /* 32-bit indices within a unit, with a batch's steps past its end */
+    if (sp->a > UINT32_MAX || sp->b > UINT32_MAX ||
+        sp->a * line + (uint64_t)C2R_MAX_BATCH * C2R_GLOBAL_GROUP_SIZE > UINT32_MAX)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s", clipt_elem_type_name(elem));
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DC2R_BATCH=%d",
+             clipt_elem_type_name(elem), c2r_batch(t, elem));
     status = make_variant(c, elem, st, 1, &wg_limit, &retry);
     if (status == CLIPT_SUCCESS && retry)
         status = make_variant(c, elem, st, 0, &wg_limit, &retry);
@@ -119,13 +144,14 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     unit_elems = is_rows(sp) ? (size_t)sp->b : (size_t)(sp->a * width);
     units = sp->instances * (is_rows(sp) ? sp->a : (sp->b + width - 1) / width);
     cap = clipt_groups_cap(c, t->groups_per_cu_010, 0);
-    per_group = unit_elems * elem;
-    if (local) {
-        st->local_bytes[0] = per_group;
-    } else {
+    /* the local part (at least one element: a __local argument has a size) */
+    st->local_bytes[0] = (st->f.c2r.in_local ? st->f.c2r.in_local : 1) * elem;
+    per_group = (unit_elems - st->f.c2r.in_local) * elem; /* the scratch slot */
+    if (!local) {
         /* one slot per work-group, within the scratch rule */
         const size_t region = (size_t)clipt_spec_region_elems(sp) * elem;
-        const size_t limit = region / 8 > C2R_SCRATCH_FLOOR ? region / 8 : C2R_SCRATCH_FLOOR;
+        const size_t low = clipt_min_size(C2R_SCRATCH_FLOOR, region / 2);
+        const size_t limit = region / 8 > low ? region / 8 : low;
         const size_t by_memory = limit / per_group ? limit / per_group : 1;
         cap = clipt_min_size(cap, by_memory);
     }
@@ -159,7 +185,9 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
                                   .tmp = st->local_bytes[0]};
         return c2r_local_set(st->kernel, &v);
     } else {
-        const c2r_global_args v = {C2R_SHARED_VALUES(g, w, last), .scratch = g->scratch};
+        const c2r_global_args v = {C2R_SHARED_VALUES(g, w, last),
+                                   .in_local = (cl_uint)st->f.c2r.in_local,
+                                   .tmp = st->local_bytes[0], .scratch = g->scratch};
         return c2r_global_set(st->kernel, &v);
     }
 }
@@ -182,11 +210,14 @@ static clipt_status enqueue(const clipt_stage *st, cl_command_queue q, cl_mem sc
 
 static int describe(const clipt_stage *st, char *buf, size_t len)
 {
-    if (is_rows(&st->spec))
-        return snprintf(buf, len, "; one row per unit, in %s memory",
-                        st->f.c2r.local ? "local" : "global scratch");
-    return snprintf(buf, len, "; blocks of %u columns, in %s memory", st->f.c2r.width,
-                    st->f.c2r.local ? "local" : "global scratch");
+    const char *unit = is_rows(&st->spec) ? "one row per unit" : "blocks of ";
+    char width[32] = "";
+    if (!is_rows(&st->spec))
+        snprintf(width, sizeof width, "%u columns", st->f.c2r.width);
+    if (st->f.c2r.local)
+        return snprintf(buf, len, "; %s%s, in local memory", unit, width);
+    return snprintf(buf, len, "; %s%s, the first %zu elements in local memory, the rest in "
+                    "global scratch", unit, width, st->f.c2r.in_local);
 }
 
 const clipt_family clipt_family_c2r = {

@@ -133,6 +133,8 @@ typedef struct clipt_c2r_state {        /* stage_c2r.c */
     unsigned width;                     /* columns of a block (1: rows)  */
     int local;                          /* unit in local memory, else in
                                            the work-group's scratch slot */
+    size_t in_local;                    /* elements of a unit in local
+                                           memory (all when `local`)     */
 } clipt_c2r_state;
 
 struct clipt_stage {

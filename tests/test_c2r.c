@@ -20,17 +20,24 @@ typedef struct c2r_shape {
 
 /* 1 x N, N x 1, tiny, primes, powers of two, gcd > 1 (rotation) and
  * coprime (two passes), skinny both ways, a row one element past a
- * column block. */
+ * column block, rows one element past the 512 4-byte elements that
+ * test_global_scratch's local memory holds (the rest in scratch). */
 static const c2r_shape shapes[] = {
     {1, 1},    {1, 37},   {41, 1},   {2, 2},    {3, 4},     {4, 6},     {6, 4},
     {5, 7},    {97, 101}, {101, 97}, {64, 128}, {256, 256}, {12, 18},   {60, 84},
-    {35, 64},  {3, 1000}, {1000, 3}, {2, 4097}, {4097, 2},  {131, 257}, {200, 330}};
+    {35, 64},  {3, 1000}, {1000, 3}, {2, 4097}, {4097, 2},  {131, 257}, {200, 330},
+    {5, 513},  {512, 9},  {129, 17}};
+
+/* The kernel style the plans are made with (0: the device's): the GPU
+ * style moves C2R_BATCH elements per work-item step, the CPU style one. */
+static unsigned forced_style;
 
 static clipt_plan_options c2r_options(void)
 {
     clipt_plan_options o;
     clipt_plan_options_init(&o);
     o.algorithm = CLIPT_ALGORITHM_C2R;
+    o.kernel_style = forced_style;
     return o;
 }
 
@@ -106,6 +113,40 @@ static void test_passes(void **state)
     assert_int_equal(stage_kernels(env->ctx, 1, 84, 4, kernels, sizeof kernels), 0);
 }
 
+/* The batch of each stage's build options, for `style`. */
+static int stage_batch(clipt_context c, unsigned style, size_t elem)
+{
+    clipt_plan_options o = c2r_options();
+    clipt_plan p;
+    clipt_stage_info st;
+    const char *at;
+    int batch = -1;
+    o.kernel_style = style;
+    assert_status(clipt_plan_create(c, 97, 101, elem, &o, &p), CLIPT_SUCCESS);
+    assert_status(clipt_plan_query_stage(p, 1, &st), CLIPT_SUCCESS);
+    at = strstr(st.build_options, "-DC2R_BATCH=");
+    if (at)
+        batch = atoi(at + strlen("-DC2R_BATCH="));
+    clipt_plan_release(p);
+    return batch;
+}
+
+/* The GPU kernel style (C2R_BATCH 8, 4 for 16-byte elements) on every
+ * shape, in local memory and through scratch; the CPU style moves one. */
+static void test_batched(void **state)
+{
+    test_env small = *TEST_ENV(state);
+    assert_int_equal(stage_batch(small.ctx, 1, 4), 8);
+    assert_int_equal(stage_batch(small.ctx, 1, 16), 4);
+    assert_int_equal(stage_batch(small.ctx, 2, 4), 1);
+    forced_style = 1;
+    run_all(&small);
+    small.ctx = test_context_limited(TEST_ENV(state), 2048);
+    run_all(&small);
+    clipt_context_release(small.ctx);
+    forced_style = 0;
+}
+
 /* describe names the algorithm and its passes. */
 static void test_describe(void **state)
 {
@@ -174,6 +215,7 @@ int main(void)
         cmocka_unit_test(test_sub_buffer),
         cmocka_unit_test(test_local),
         cmocka_unit_test(test_global_scratch),
+        cmocka_unit_test(test_batched),
         cmocka_unit_test(test_random),
     };
     test_apply_filter();
