@@ -28,6 +28,14 @@
  * would otherwise wait for each other, one round trip to memory per
  * element).
  *
+ * The column rotation, whose shifts are below g = gcd(rows, cols), streams
+ * instead (c2r_rotate_stream): a work-group walks a strip of `width`
+ * columns down the rows, step by step, each step loading its outputs'
+ * sources (rows further down: not yet written) before a barrier and
+ * storing after it; the strip's first g - 1 rows, which the last rows
+ * read, are kept in local memory from the start.  One read and one write
+ * of the matrix, no scratch.
+ *
  * In the scratch slot a column shuffle's block is kept skewed: slot row r,
  * column jj holds block row (r + jj) mod rows.  The shuffle's source rows
  * for output row i are (base(i) + jj) mod rows, a diagonal of the block;
@@ -253,4 +261,49 @@ C2R_KERNEL(c2r_columns_global) uint in_local, __local elem_t *tmp,
         scratch + (ulong)clipt_group_id() * (rows * (ulong)div_width.w - in_local);
     (void)a_inv;
     C2R_COLUMNS_BODY(C2R_SPLIT_LOAD, C2R_SPLIT_STORE, C2R_FENCE_BOTH, 1)
+}
+
+/* Column rotation (kind 0) streamed, a strip of width columns per unit
+ * (the last of a matrix may be narrower: div_last): row i of column j
+ * takes row (i + floor(j / b)) of the same column, a shift below g.  Steps
+ * of lsz * C2R_BATCH elements in row-major order over the strip: a step's
+ * loads come from rows at or below its own, which no earlier step wrote;
+ * sources past the last row wrap to the first g - 1 rows, kept in tmp
+ * ((g - 1) x w) before the first store. */
+C2R_KERNEL(c2r_rotate_stream) __local elem_t *tmp)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint lsz = (uint)get_local_size(0);
+    const uint width = div_width.w;
+    const uint blocks = (cols + width - 1) / width;
+    const ulong units = instances * blocks;
+    const uint kept = div_g.w - 1;
+    (void)a_inv;
+    (void)kind;
+    (void)div_a;
+    for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
+        const ulong inst = unit / blocks;
+        const uint j0 = (uint)(unit - inst * blocks) * width;
+        const uint4 div_w = j0 + width <= cols ? div_width : div_last;
+        const uint w = div_w.w;
+        const uint count = rows * w;
+        __global elem_t *base = buf + offset + inst * rows * (ulong)cols + j0;
+        for (uint k = lid; k < kept * w; k += lsz) {
+            const uint r = udiv(k, div_w);
+            tmp[k] = base[(ulong)r * cols + (k - r * w)];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint s0 = 0; s0 < count; s0 += lsz * C2R_BATCH) {
+            const uint k0 = s0 + lid;
+            elem_t v[C2R_BATCH];
+            C2R_EACH(count, const uint i = udiv(k, div_w); const uint jj = k - i * w;
+                     const uint src = i + udiv(j0 + jj, div_b);
+                     v[b] = src < rows ? base[(ulong)src * cols + jj]
+                                       : tmp[(src - rows) * w + jj];)
+            barrier(CLK_GLOBAL_MEM_FENCE);
+            C2R_EACH(count, const uint i = udiv(k, div_w);
+                     base[(ulong)i * cols + (k - i * w)] = v[b];)
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
 }

@@ -23,13 +23,14 @@
 CLIPT_KERNEL_ARGS(c2r_local, C2R_LOCAL_ARGS)
 CLIPT_KERNEL_ARGS(c2r_global, C2R_GLOBAL_ARGS)
 
-enum { ROWS_LOCAL, ROWS_GLOBAL, COLUMNS_LOCAL, COLUMNS_GLOBAL };
+enum { ROWS_LOCAL, ROWS_GLOBAL, COLUMNS_LOCAL, COLUMNS_GLOBAL, ROTATE_STREAM };
 
 static const clipt_kernel_decl kernels[] = {
     {"c2r_rows_local", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)},
     {"c2r_rows_global", c2r_global_arg_decls, CLIPT_COUNT_OF(c2r_global_arg_decls)},
     {"c2r_columns_local", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)},
-    {"c2r_columns_global", c2r_global_arg_decls, CLIPT_COUNT_OF(c2r_global_arg_decls)}};
+    {"c2r_columns_global", c2r_global_arg_decls, CLIPT_COUNT_OF(c2r_global_arg_decls)},
+    {"c2r_rotate_stream", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)}};
 
 /* Work-items of a work-group: units in local memory leave room for
  * several work-groups per compute unit; the global variants, whose
@@ -57,6 +58,20 @@ static int c2r_batch(const clipt_tuning *t, size_t elem)
 
 static int is_rows(const clipt_stage_spec *sp) { return sp->op == CLIPT_OP_SHUFFLE_ROWS; }
 
+/* The rotation streams (c2r_rotate_stream) when local memory keeps the
+ * first gcd - 1 rows of a strip one 32-byte sector wide. */
+static uint64_t sector_width(const clipt_stage_spec *sp, size_t elem)
+{
+    const uint64_t sector = 32 / elem > 1 ? 32 / elem : 1;
+    return sector < sp->b ? sector : sp->b;
+}
+
+static int streams(const clipt_stage_spec *sp, size_t elem, size_t usable)
+{
+    return sp->op == CLIPT_OP_ROTATE_COLUMNS &&
+           (clipt_gcd64(sp->a, sp->b) - 1) * sector_width(sp, elem) * elem <= usable;
+}
+
 /* Columns of a block: one 128-byte line of a row where local memory holds
  * rows x that many, else as many as it holds down to one 32-byte sector;
  * 0 when not even that fits (then the global variant takes full lines). */
@@ -80,27 +95,40 @@ static clipt_status make_variant(clipt_context c, size_t elem, clipt_stage *st, 
                                  size_t *wg_limit, int *retry)
 {
     const clipt_stage_spec *sp = &st->spec;
-    const uint64_t sector = 32 / elem > 1 ? 32 / elem : 1;
     const size_t budget = clipt_local_budget(&c->profile, 0);
     size_t own_local = 0, usable;
     unsigned width = 1;
     uint64_t unit;
+    const int stream = try_local && streams(sp, elem, budget);
     int local = try_local && (is_rows(sp) ? sp->b * elem <= budget
                                           : column_width(sp, elem, budget) > 0);
     clipt_status status;
     *retry = 0;
-    st->kernel_name = kernels[is_rows(sp) ? (local ? ROWS_LOCAL : ROWS_GLOBAL)
-                                          : (local ? COLUMNS_LOCAL : COLUMNS_GLOBAL)]
+    st->kernel_name = kernels[stream ? ROTATE_STREAM
+                              : is_rows(sp) ? (local ? ROWS_LOCAL : ROWS_GLOBAL)
+                                            : (local ? COLUMNS_LOCAL : COLUMNS_GLOBAL)]
                           .name;
     status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, wg_limit, &own_local);
     if (status != CLIPT_SUCCESS)
         return status;
     usable = clipt_local_budget(&c->profile, own_local);
+    st->f.c2r.stream = stream;
+    if (stream) {
+        width = (unsigned)sector_width(sp, elem);
+        st->f.c2r.width = width;
+        st->f.c2r.local = 1;
+        st->f.c2r.in_local = (clipt_gcd64(sp->a, sp->b) - 1) * width; /* the rows kept */
+        if (!streams(sp, elem, usable)) {
+            clReleaseKernel(st->kernel);
+            st->kernel = NULL;
+            *retry = 1;
+        }
+        return CLIPT_SUCCESS;
+    }
     /* through global scratch, blocks of one 32-byte sector per row: four
      * times the work-groups of 128-byte blocks in the same scratch */
     if (!is_rows(sp))
-        width = local ? column_width(sp, elem, usable)
-                      : (unsigned)(sector < sp->b ? sector : sp->b);
+        width = local ? column_width(sp, elem, usable) : (unsigned)sector_width(sp, elem);
     if (local && (width == 0 || (is_rows(sp) && sp->b * elem > usable))) {
         clReleaseKernel(st->kernel);
         st->kernel = NULL;
@@ -141,7 +169,9 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
         return status;
     width = st->f.c2r.width;
     local = st->f.c2r.local;
-    unit_elems = is_rows(sp) ? (size_t)sp->b : (size_t)(sp->a * width);
+    unit_elems = is_rows(sp) ? (size_t)sp->b
+                 : st->f.c2r.stream ? st->f.c2r.in_local
+                                    : (size_t)(sp->a * width);
     units = sp->instances * (is_rows(sp) ? sp->a : (sp->b + width - 1) / width);
     cap = clipt_groups_cap(c, t->groups_per_cu_010, 0);
     /* the local part (at least one element: a __local argument has a size) */
@@ -155,7 +185,10 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
         const size_t by_memory = limit / per_group ? limit / per_group : 1;
         cap = clipt_min_size(cap, by_memory);
     }
-    clipt_set_launch(st, clipt_min_size(local ? C2R_GROUP_SIZE : C2R_GLOBAL_GROUP_SIZE,
+    /* a streaming strip's steps are a round trip to memory each: large
+     * work-groups keep more bytes of a strip in flight */
+    clipt_set_launch(st, clipt_min_size(local && !st->f.c2r.stream ? C2R_GROUP_SIZE
+                                                                  : C2R_GLOBAL_GROUP_SIZE,
                                         wg_limit),
                      units, 1, cap);
     if (!local)
@@ -214,6 +247,10 @@ static int describe(const clipt_stage *st, char *buf, size_t len)
     char width[32] = "";
     if (!is_rows(&st->spec))
         snprintf(width, sizeof width, "%u columns", st->f.c2r.width);
+    if (st->f.c2r.stream)
+        return snprintf(buf, len, "; strips of %u columns streamed down the rows, their first "
+                        "%zu elements kept in local memory", st->f.c2r.width,
+                        st->f.c2r.in_local);
     if (st->f.c2r.local)
         return snprintf(buf, len, "; %s%s, in local memory", unit, width);
     return snprintf(buf, len, "; %s%s, the first %zu elements in local memory, the rest in "

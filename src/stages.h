@@ -134,7 +134,9 @@ typedef struct clipt_c2r_state {        /* stage_c2r.c */
     int local;                          /* unit in local memory, else in
                                            the work-group's scratch slot */
     size_t in_local;                    /* elements of a unit in local
-                                           memory (all when `local`)     */
+                                           memory (all when `local`; the
+                                           rows kept when `stream`)      */
+    int stream;                         /* the rotation, streamed        */
 } clipt_c2r_state;
 
 struct clipt_stage {

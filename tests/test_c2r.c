@@ -88,9 +88,11 @@ static unsigned stage_kernels(clipt_context c, size_t rows, size_t cols, size_t 
     return info.num_stages;
 }
 
-/* With 2 KiB of local memory (1 KiB usable) rows and column blocks of the
- * larger shapes go through the plan's scratch: every shape again, and the
- * kernels checked to be the global ones where nothing fits. */
+/* With 2 KiB of local memory rows and column blocks of the larger shapes
+ * go through the plan's scratch, and the rotation of shapes whose gcd - 1
+ * rows of a strip do not fit local memory too: every shape again, and the
+ * kernels checked to be the global ones where nothing fits (60 x 84: 11
+ * rows kept, the rotation streams). */
 static void test_global_scratch(void **state)
 {
     test_env small = *TEST_ENV(state);
@@ -98,6 +100,8 @@ static void test_global_scratch(void **state)
     small.ctx = test_context_limited(TEST_ENV(state), 2048);
     assert_int_equal(stage_kernels(small.ctx, 300, 1200, 4, kernels, sizeof kernels), 3);
     assert_string_equal(kernels, "c2r_columns_global c2r_rows_global c2r_columns_global ");
+    assert_int_equal(stage_kernels(small.ctx, 60, 84, 4, kernels, sizeof kernels), 3);
+    assert_string_equal(kernels, "c2r_rotate_stream c2r_rows_local c2r_columns_local ");
     run_all(&small);
     clipt_context_release(small.ctx);
 }
@@ -110,6 +114,7 @@ static void test_passes(void **state)
     assert_int_equal(stage_kernels(env->ctx, 97, 101, 4, kernels, sizeof kernels), 2);
     assert_string_equal(kernels, "c2r_rows_local c2r_columns_local ");
     assert_int_equal(stage_kernels(env->ctx, 60, 84, 4, kernels, sizeof kernels), 3);
+    assert_string_equal(kernels, "c2r_rotate_stream c2r_rows_local c2r_columns_local ");
     assert_int_equal(stage_kernels(env->ctx, 1, 84, 4, kernels, sizeof kernels), 0);
 }
 
@@ -158,7 +163,10 @@ static void test_describe(void **state)
     assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
     clipt_plan_release(p);
     assert_non_null(strstr(text, "algorithm: C2R (forced): 3 passes"));
-    assert_non_null(strstr(text, "C2R column rotation (column rotation), kernel c2r_columns"));
+    assert_non_null(strstr(text, "C2R column rotation (column rotation), kernel "
+                                 "c2r_rotate_stream"));
+    assert_non_null(strstr(text, "strips of 4 columns streamed down the rows, their first 44 "
+                                 "elements kept in local memory"));
     assert_non_null(strstr(text, "C2R row shuffle (row shuffle), kernel c2r_rows"));
     assert_non_null(strstr(text, "C2R column shuffle (column shuffle), kernel c2r_columns"));
     assert_null(strstr(text, "sequence:"));
