@@ -148,17 +148,15 @@ done
 python3 - "$out" <<'PY' | tee "$out/summary.txt"
 import csv, math, os, statistics, sys
 out = sys.argv[1]
-def load(name):
+def rows_of(name):
     path = os.path.join(out, name + ".csv")
-    if not os.path.exists(path):
-        return {}
-    with open(path) as f:
-        return {(int(r["rows"]), int(r["cols"])): r for r in csv.DictReader(f)}
+    return list(csv.DictReader(open(path))) if os.path.exists(path) else []
+def load(name):
+    return {(int(r["rows"]), int(r["cols"])): r for r in rows_of(name)}
 def med(xs):
     return statistics.median(xs) if xs else float("nan")
 def p10(xs):
-    xs = sorted(xs)
-    return xs[int(0.1 * (len(xs) - 1))] if xs else float("nan")
+    return sorted(xs)[int(0.1 * (len(xs) - 1))] if xs else float("nan")
 def copy_ms(r):  # one read and one write of the matrix at the run's copy rate
     return 2 * int(r["rows"]) * int(r["cols"]) * int(r["elem"]) / float(r["copy_gbs"]) / 1e6
 def passes(r):
@@ -196,8 +194,7 @@ for s, title in sets.items():
             print(f"  {tag} pass x copy, median: " + ", ".join(
                 f"{p} {med([x[p] for x in per if p in x]):.2f}" for p in cols))
 for tag in ("new_verify", "old_verify"):
-    path = os.path.join(out, tag + ".csv")
-    rows = list(csv.DictReader(open(path))) if os.path.exists(path) else []
+    rows = rows_of(tag)
     bad = [(r["rows"], r["cols"], r["elem"]) for r in rows if r["verified"] not in ("yes", "1")]
     print(f"\n{tag}: {len(rows) - len(bad)} of {len(rows)} bit-exact" + (f"; NOT: {bad}" if bad else ""), end="")
 print("\n\nper shape (new c2r): rows x cols elem gcd | old ratio | new ratio | auto ratio | new stages ms")
