@@ -101,6 +101,20 @@ static inline uint c2r_row_source(uint i, uint i_mod_g, uint k, const c2r_diviso
     return l * b + h;
 }
 
+/* Row shuffle, scatter form: the column that element j of row i goes to,
+ * ((i + l) mod M + j*M) mod N with l = floor(j / b) (rows_mod_cols =
+ * M mod N; div_cols divides by N). */
+static inline uint c2r_row_destination(uint i, uint j, const c2r_divisors *d,
+                                       uint rows_mod_cols, uint4 div_cols)
+{
+    const uint cols = div_cols.w;
+    const uint u = c2r_wrap(i + udiv(j, d->b), d->rows.w);
+    /* j * rows_mod_cols < N^2: 32 bits when N < 2^16 */
+    const uint jm = cols < 65536u ? c2r_mod(j * rows_mod_cols, div_cols)
+                                  : (uint)(((ulong)j * rows_mod_cols) % cols);
+    return c2r_wrap(c2r_mod(u, div_cols) + jm, cols);
+}
+
 /* Column passes, gather form: the row of column j that lands in row i
  * (cols_mod_rows = cols mod rows). */
 static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_rows,
@@ -241,6 +255,45 @@ C2R_KERNEL(c2r_rows_global) uint in_local, __local elem_t *tmp,
     (void)kind;
     (void)div_last;
     C2R_ROWS_BODY(C2R_SPLIT_LOAD, C2R_SPLIT_STORE, C2R_FENCE_BOTH)
+}
+
+/* Row shuffle with the row's first in_local elements in local memory and
+ * the rest (at most lsz * C2R_BATCH) in registers, element in_local + lid
+ * + b*lsz in kept[b]: the outputs whose source local memory holds are
+ * gathered from it, the registers are scattered to their columns
+ * (c2r_row_destination), so that no scratch is read or written. */
+C2R_KERNEL(c2r_rows_regs) uint in_local, uint4 div_cols, __local elem_t *tmp)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint lsz = (uint)get_local_size(0);
+    const c2r_divisors d = {div_g, div_b, div_rows, div_a, div_width};
+    const ulong units = instances * rows;
+    const uint rows_mod_cols = rows % cols;
+    (void)kind;
+    (void)div_last;
+    for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
+        __global elem_t *row = buf + offset + unit * cols;
+        const uint i = (uint)(unit % rows);
+        const uint i_mod_g = i % div_g.w;
+        elem_t kept[C2R_BATCH];
+        C2R_BATCHED(in_local, v[b] = row[k];, tmp[k] = v[b];)
+        {
+            const uint k0 = in_local + lid;
+            C2R_EACH(cols, kept[b] = row[k];)
+        }
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        for (uint k = lid; k < cols; k += lsz) {
+            const uint src = c2r_row_source(i, i_mod_g, k, &d, a_inv);
+            if (src < in_local)
+                row[k] = tmp[src];
+        }
+        {
+            const uint k0 = in_local + lid;
+            C2R_EACH(cols, row[c2r_row_destination(i, k, &d, rows_mod_cols, div_cols)] =
+                               kept[b];)
+        }
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    }
 }
 
 /* Column rotation (kind 0) or column shuffle (kind 1) with a block of

@@ -21,12 +21,14 @@ typedef struct c2r_shape {
 /* 1 x N, N x 1, tiny, primes, powers of two, gcd > 1 (rotation) and
  * coprime (two passes), skinny both ways, a row one element past a
  * column block, rows one element past the 512 4-byte elements that
- * test_global_scratch's local memory holds (the rest in scratch). */
+ * test_global_scratch's local memory holds (the rest in scratch), a row
+ * whose rest does not fit the registers of a work-group's step (9001:
+ * more than 1024 x 8 past those 512). */
 static const c2r_shape shapes[] = {
     {1, 1},    {1, 37},   {41, 1},   {2, 2},    {3, 4},     {4, 6},     {6, 4},
     {5, 7},    {97, 101}, {101, 97}, {64, 128}, {256, 256}, {12, 18},   {60, 84},
     {35, 64},  {3, 1000}, {1000, 3}, {2, 4097}, {4097, 2},  {131, 257}, {200, 330},
-    {5, 513},  {512, 9},  {129, 17}};
+    {5, 513},  {512, 9},  {129, 17}, {3, 9001}};
 
 /* The kernel style the plans are made with (0: the device's): the GPU
  * style moves C2R_BATCH elements per work-item step, the CPU style one. */
@@ -89,17 +91,21 @@ static unsigned stage_kernels(clipt_context c, size_t rows, size_t cols, size_t 
 }
 
 /* With 2 KiB of local memory rows and column blocks of the larger shapes
- * go through the plan's scratch, and the rotation of shapes whose gcd - 1
- * rows of a strip do not fit local memory too: every shape again, and the
- * kernels checked to be the global ones where nothing fits (60 x 84: 11
- * rows kept, the rotation streams). */
+ * go through registers or the plan's scratch, and the rotation of shapes
+ * whose gcd - 1 rows of a strip do not fit local memory too: every shape
+ * again, and the kernels checked where local memory holds too little
+ * (300 x 1200: a row's 688 elements past local memory fit the registers
+ * of one step of 1024 work-items; 2 x 9001: 8489 do not, even with the
+ * GPU style's 8 a step; 60 x 84: 11 rows kept, the rotation streams). */
 static void test_global_scratch(void **state)
 {
     test_env small = *TEST_ENV(state);
     char kernels[256];
     small.ctx = test_context_limited(TEST_ENV(state), 2048);
     assert_int_equal(stage_kernels(small.ctx, 300, 1200, 4, kernels, sizeof kernels), 3);
-    assert_string_equal(kernels, "c2r_columns_global c2r_rows_global c2r_columns_global ");
+    assert_string_equal(kernels, "c2r_columns_global c2r_rows_regs c2r_columns_global ");
+    assert_int_equal(stage_kernels(small.ctx, 2, 9001, 4, kernels, sizeof kernels), 2);
+    assert_string_equal(kernels, "c2r_rows_global c2r_columns_local ");
     assert_int_equal(stage_kernels(small.ctx, 60, 84, 4, kernels, sizeof kernels), 3);
     assert_string_equal(kernels, "c2r_rotate_stream c2r_rows_local c2r_columns_local ");
     run_all(&small);
