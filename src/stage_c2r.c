@@ -9,6 +9,7 @@
 #include "stage_kernel.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define C2R_COMMON_ARGS(X)                                                     \
     X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
@@ -174,6 +175,21 @@ static clipt_status make_variant(clipt_context c, size_t elem, unsigned batch, c
     return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS; /* not reached: the last fits */
 }
 
+/* The scratch the global variants may take: the rule above, or
+ * CLIPT_C2R_SCRATCH_MIB mebibytes when the environment sets it (a
+ * measurement's knob, as CLIPT_CYCLE_WALK: whether a scratch small enough
+ * to stay in the GPU's L2 cache, with fewer work-groups, beats the rule;
+ * tuning/gpu_c2r_speed.sh runs both). */
+static size_t scratch_limit(size_t region)
+{
+    const char *v = getenv("CLIPT_C2R_SCRATCH_MIB");
+    const long mib = v ? strtol(v, NULL, 10) : 0;
+    const size_t low = clipt_min_size(C2R_SCRATCH_FLOOR, region / 2);
+    if (mib > 0 && mib < 65536)
+        return (size_t)mib << 20;
+    return region / 8 > low ? region / 8 : low;
+}
+
 /* Whether the variant holds its unit in the work-group's scratch slot. */
 static int in_scratch(int variant) { return variant == ROWS_GLOBAL || variant == COLUMNS_GLOBAL; }
 
@@ -208,9 +224,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     per_group = ((is_rows(sp) ? sp->b : sp->a * width) - st->f.c2r.in_local) * elem;
     if (in_scratch(st->f.c2r.variant)) {
         /* one slot per work-group, within the scratch rule */
-        const size_t region = (size_t)clipt_spec_region_elems(sp) * elem;
-        const size_t low = clipt_min_size(C2R_SCRATCH_FLOOR, region / 2);
-        const size_t limit = region / 8 > low ? region / 8 : low;
+        const size_t limit = scratch_limit((size_t)clipt_spec_region_elems(sp) * elem);
         const size_t by_memory = limit / per_group ? limit / per_group : 1;
         cap = clipt_min_size(cap, by_memory);
     }

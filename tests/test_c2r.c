@@ -3,6 +3,7 @@
  * local memory and (on a context whose local memory is cut down) in
  * global scratch; its passes as the plan reports them; its option
  * checks; a sub-buffer. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "support.h"
 #include "plan.h"
 
@@ -110,6 +111,29 @@ static void test_global_scratch(void **state)
     assert_string_equal(kernels, "c2r_rotate_stream c2r_rows_local c2r_columns_local ");
     run_all(&small);
     clipt_context_release(small.ctx);
+}
+
+/* CLIPT_C2R_SCRATCH_MIB (a measurement's knob) bounds the scratch of the
+ * global variants: 100000 x 64 with 2 KiB of local memory has column
+ * blocks of 3.2 MB past local memory, 4 slots by the rule (an eighth of
+ * the region, or 32 MiB but at most half: 12.8 MB), 1 with 1 MiB. */
+static void test_scratch_knob(void **state)
+{
+    const clipt_plan_options o = c2r_options();
+    clipt_context small = test_context_limited(TEST_ENV(state), 2048);
+    clipt_plan p;
+    size_t by_rule, by_knob;
+    assert_status(clipt_plan_create(small, 100000, 64, 4, &o, &p), CLIPT_SUCCESS);
+    by_rule = clipt_plan_scratch_size(p);
+    clipt_plan_release(p);
+    setenv("CLIPT_C2R_SCRATCH_MIB", "1", 1);
+    assert_status(clipt_plan_create(small, 100000, 64, 4, &o, &p), CLIPT_SUCCESS);
+    unsetenv("CLIPT_C2R_SCRATCH_MIB");
+    by_knob = clipt_plan_scratch_size(p);
+    clipt_plan_release(p);
+    clipt_context_release(small);
+    assert_int_equal(by_knob, (100000 * 8 - 512) * 4);
+    assert_true(by_rule > by_knob && by_rule <= 12800000);
 }
 
 /* Coprime sides: two passes; gcd > 1: the rotation first; a vector: none. */
@@ -230,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_local),
         cmocka_unit_test(test_global_scratch),
         cmocka_unit_test(test_batched),
+        cmocka_unit_test(test_scratch_knob),
         cmocka_unit_test(test_random),
     };
     test_apply_filter();
