@@ -349,7 +349,7 @@ static void test_plan_cases(void **state)
  * does not (through scratch) and the column blocks. */
 static const size_t c2r_cases[][4] = {{60, 42, 4, 0},   {97, 101, 16, 0}, {3, 20011, 2, 0},
                                       {12000, 5, 1, 0}, {60, 42, 8, 1},   {3, 12007, 4, 1},
-                                      {3, 20011, 4, 1}, {12000, 5, 16, 1}};
+                                      {3, 20011, 4, 1}, {1500, 5, 16, 1}};
 
 static void test_c2r_cases(void **state)
 {
