@@ -122,9 +122,11 @@ run_list() {
     done < "$list"
     echo "$name: $n cases, ${SECONDS} s"
 }
-run_list fixed "$out/logs/fixed.txt" 150
-run_list random "$out/logs/random.txt" 60
-run_list batch "$out/logs/batch.txt" 30 --repeat 3 --batch-vs-plans
+# the short lists first; the random set takes what is left but the tool's
+# share (a case not started in time is listed in logs/not_run.txt)
+run_list fixed "$out/logs/fixed.txt" 0
+run_list batch "$out/logs/batch.txt" 150 --repeat 3 --batch-vs-plans
+run_list random "$out/logs/random.txt" 25
 left=$((deadline - SECONDS))
 timeout $((left > 10 ? left : 10)) "$clipt" bench --random tensor --count 5 --seed "$seed" \
     --elem 4 $mb --repeat 5 --csv "$out/tool.csv" > "$out/tool.log" 2>&1 ||

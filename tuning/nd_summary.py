@@ -173,8 +173,9 @@ def main():
     for name in ("not_run.txt", "failed.txt"):
         lines = lines_of(os.path.join(out, "logs", name))
         if lines:
-            print("\n%s:" % name)
-            print("\n".join(lines))
+            print("\n%s: %d cases%s" % (name, len(lines), ", the first 10:" if len(lines) > 10
+                                        else ":"))
+            print("\n".join(lines[:10]))
 
 
 if __name__ == "__main__":
