@@ -9,9 +9,10 @@
 #   random: the random tensor set (util/tensor_set.c, TTLG-like: 3-D to 6-D,
 #           10^7-10^9 bytes, random non-identity permutations, CNN layout
 #           changes among them) of `clipt bench --random tensor`, COUNT
-#           cases (default 50) for elem 4 and as many for elem 8, seed
-#           SEED (default 15): median >= 20 % of copy and >= 30 % of the
-#           out-of-place kernel (tuning/permute_oop.cl) on the same shapes;
+#           cases (default 50) for elem 4 with seed SEED (default 15) and
+#           as many for elem 8 with seed SEED+1 (two independent draws):
+#           median >= 20 % of copy and >= 30 % of the out-of-place kernel
+#           (tuning/permute_oop.cl) on the same shapes;
 #   batch:  a batch of B matrices as one plan against B 2-D plans enqueued
 #           back to back on the same buffer (clipt_permute_bench
 #           --batch-vs-plans), the two batches above and six more, B from 2
@@ -93,10 +94,11 @@ fi
 echo "$fixed" > "$out/logs/fixed.txt"
 echo "$batch" > "$out/logs/batch.txt"
 # the random set, elem 4 and 8 taken in turn (a run cut by the deadline
-# keeps both); the very cases of clipt bench --random tensor
+# keeps both); the very cases of clipt bench --random tensor --seed S
+# --elem 4 and --seed S+1 --elem 8
 : > "$out/logs/random.txt"
 "$pb" --seed "$seed" --elem 4 $mb --list --random-tensor "$count" > "$out/logs/r4.txt" &&
-    "$pb" --seed "$seed" --elem 8 $mb --list --random-tensor "$count" > "$out/logs/r8.txt" ||
+    "$pb" --seed $((seed + 1)) --elem 8 $mb --list --random-tensor "$count" > "$out/logs/r8.txt" ||
     { echo "clipt_permute_bench --list failed"; exit 1; }
 paste -d '\n' <(sed 's/^/4 /' "$out/logs/r4.txt") <(sed 's/^/8 /' "$out/logs/r8.txt") |
     grep -v '^$' > "$out/logs/random.txt"
