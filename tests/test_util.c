@@ -178,6 +178,23 @@ static void check_permuted(unsigned ndim, const size_t *dims, const unsigned *pe
     assert_true(in && out);
     hostmat_fill(in, count, elem);
     hostmat_permute(in, out, ndim, dims, perm, elem);
+    /* hostmat_permute against the definition: output element k has the
+     * coordinates c[t] (last axis fastest) and comes from the input's
+     * element with coordinate c[t] on axis perm[t] */
+    for (size_t k = 0; k < count; k++) {
+        size_t c[4], rest = k, src = 0;
+        for (unsigned t = ndim; t-- > 0;) {
+            c[t] = rest % dims[perm[t]];
+            rest /= dims[perm[t]];
+        }
+        for (unsigned a = 0; a < ndim; a++) {
+            unsigned t = 0;
+            while (perm[t] != a)
+                t++;
+            src = src * dims[a] + c[t];
+        }
+        assert_memory_equal(out + k * elem, in + src * elem, elem);
+    }
     assert_int_equal(hostmat_compare_permuted(out, in, ndim, dims, perm, elem, 1, NULL), 0);
     assert_int_equal(hostmat_compare_permuted(out, in, ndim, dims, perm, elem, 5, NULL), 0);
     out[(count - 1) * elem] ^= 0x40;
