@@ -31,7 +31,8 @@
 # 340); TINY=1 scales everything down for a CPU (PoCL): small fixed and
 # batch cases, MAX_BYTES=1000000 and COUNT=3 unless given; MAX_BYTES caps
 # the random cases' size (clipt bench --max-bytes); CLIPT_PLATFORM
-# (default NVIDIA).  Usage: [TINY=1] [COUNT=N] tuning/gpu_nd.sh
+# (default NVIDIA).  Usage: [TINY=1] [COUNT=N] tuning/gpu_nd.sh [FIXED_FILE]
+# (FIXED_FILE: lines "ELEM DIMS:AXES" in place of the fixed cases).
 set -uo pipefail
 out=${OUT:-/tmp/clipt-nd}
 mkdir -p "$out/logs"
@@ -90,6 +91,9 @@ else
 4 1000x256x384:0,2,1
 4 20000x60x70:0,2,1
 8 100000x8x16:0,2,1"
+fi
+if [ $# -ge 1 ]; then
+    fixed=$(cat "$1") || exit 1
 fi
 echo "$fixed" > "$out/logs/fixed.txt"
 echo "$batch" > "$out/logs/batch.txt"
