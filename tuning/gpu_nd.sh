@@ -15,8 +15,8 @@
 #           (tuning/permute_oop.cl) on the same shapes;
 #   batch:  a batch of B matrices as one plan against B 2-D plans enqueued
 #           back to back on the same buffer (clipt_permute_bench
-#           --batch-vs-plans), the two batches above and six more, B from 2
-#           to 10^5 (target: the batch is never slower);
+#           --batch-vs-plans), the two batches above and seven more, B from
+#           2 to 10^5 (target: the batch is never slower);
 #   tool:   `clipt bench --random tensor --count 5` (the first 5 elem-4
 #           cases of the random set, through the tool: bench's own timing,
 #           check, CSV and report).
@@ -73,6 +73,7 @@ if [ "$tiny" = 1 ]; then
     batch="4 1000x32x48:0,2,1
 2 300x64x100:0,2,1
 4 2x300x500:0,2,1
+4 4x1000x1500:0,2,1
 8 50x60x70:0,2,1"
 else
     fixed="4 100000x32x48:0,2,1
@@ -88,6 +89,7 @@ else
 4 2x8192x8192:0,2,1
 4 8x4096x3000:0,2,1
 8 64x1000x1500:0,2,1
+4 16x1000x1500:0,2,1
 4 1000x256x384:0,2,1
 4 20000x60x70:0,2,1
 8 100000x8x16:0,2,1"

@@ -156,7 +156,12 @@ def tool_section(out, random_rows):
         if l.startswith(("set:", "mode ", "median ", "ratio ", "clipt")) or "  verified " in l:
             print(l)
     # the same cases through clipt_permute_bench, for comparison
-    tool = {r["case"]: r for r in rows_of(os.path.join(out, "tool.csv"))}
+    tool = {}
+    path = os.path.join(out, "tool.csv")
+    if os.path.exists(path):
+        with open(path) as f:  # clipt bench's CSV: dims, axes ';'-joined
+            for r in csv.DictReader(f):
+                tool[r["dims"] + ":" + r["axes"].replace(";", ",")] = r
     for r in random_rows:
         if r["elem"] == "4" and r["case"] in tool:
             print("  %s: tool %.1f %% of copy, clipt_permute_bench %s %%" % (

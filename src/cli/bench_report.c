@@ -27,7 +27,7 @@ static const char *verdict_name(verdict v)
 static const char csv_header[] =
     "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,"
     "verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,"
-    "best_verified,predicted_ms,first_ms,oneshot_ratio,plan_host_ms,case,passes\n";
+    "best_verified,predicted_ms,first_ms,oneshot_ratio,plan_host_ms,dims,axes,passes\n";
 
 const char *bench_mode_name(bench_mode m)
 {
@@ -106,8 +106,12 @@ static void write_csv_row(const bench *b, const shape_result *r)
                 1e3 * r->plan_host_s);
     else
         fprintf(c, ",,,");
+    /* DIMS and AXES apart, AXES ';'-joined: no commas inside a field, so
+     * that readers need no quoting (tuning/model_calib.c splits on ',') */
     plan_text_format_permutation(&r->sh.nd, name, sizeof name);
-    fprintf(c, "\"%s\",%u\n", name, f->passes);
+    for (char *at = strchr(name, ':'); at && *at; at++)
+        *at = *at == ':' ? ',' : *at == ',' ? ';' : *at;
+    fprintf(c, "%s,%u\n", name, f->passes);
     fflush(c); /* a run cut by a time limit keeps the rows it measured */
 }
 

@@ -57,13 +57,13 @@ if(PERMUTE_BENCH)
 endif()
 
 # the CSV: a permutation has no rows and cols, sequence "nd" unless it is
-# one 2-D transposition, its DIMS:AXES and passes at the end
+# one 2-D transposition; its dims, axes (';'-joined) and passes at the end
 set(csv "${OUTDIR}/bench_nd.csv")
 file(REMOVE "${csv}")
 expect(0 "${summary} 2/2" bench --permute "50x40:1,0 3x4x5x6:3,1,0,2" --repeat 1 --csv ${csv})
-set(matrix_row "50,40,4,[0-9.]+,[0-9]+,[0-9]+,50,40,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,,${num},,,,\"50x40:1,0\",1")
-set(nd_row ",,4,nd,0,0,0,0,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,,${num},,,,\"3x4x5x6:3,1,0,2\",[2-9]")
-expect_file("${csv}" "^rows,[^\n]*,case,passes\n${matrix_row}\n${nd_row}\n$"
+set(matrix_row "50,40,4,[0-9.]+,[0-9]+,[0-9]+,50,40,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,,${num},,,,50x40,1\;0,1")
+set(nd_row ",,4,nd,0,0,0,0,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,,${num},,,,3x4x5x6,3\;1\;0\;2,[2-9]")
+expect_file("${csv}" "^rows,[^\n]*,dims,axes,passes\n${matrix_row}\n${nd_row}\n$"
             "a header, a matrix row and an N-D row")
 
 # --shapes takes DIMS:AXES lines beside "rows cols" (what --list writes)

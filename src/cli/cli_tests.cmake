@@ -171,8 +171,8 @@ elseif(GROUP STREQUAL "bench")
   file(REMOVE "${csv}")
   expect(0 "${summary} 2/2" bench --random general --count 2 --seed 7 --max-dim 400
          --repeat 2 --csv ${csv})
-  set(header "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,best_verified,predicted_ms,first_ms,oneshot_ratio,plan_host_ms,case,passes")
-  set(row "[0-9]+,[0-9]+,4,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,,${num},,,,\"[0-9]+x[0-9]+:1,0\",1")
+  set(header "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,best_verified,predicted_ms,first_ms,oneshot_ratio,plan_host_ms,dims,axes,passes")
+  set(row "[0-9]+,[0-9]+,4,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,,${num},,,,[0-9]+x[0-9]+,1;0,1")
   expect_file("${csv}" "^${header}\n${row}\n${row}\n$" "a header and two rows")
   # a shapes file: comments, blank lines; a single row is skipped
   file(WRITE "${OUTDIR}/bench_shapes.txt" "# rows cols\n64 48\n\n  100 60   # comment\n1 50\n")
