@@ -452,7 +452,7 @@ clipt_status clipt_loader_kernel(clipt_context c, const char *file,
     clipt_status status = cached_program(c, file, options, &program, &path);
     if (status != CLIPT_SUCCESS)
         return status;
-    *out = clCreateKernel(program, kernel_name, &err);
+    err = clipt_pool_take_kernel(&c->pool, program, kernel_name, out);
     if (err != CL_INVALID_KERNEL_NAME)
         return err;
     /* the file built but lacks the kernel: an empty or modified copy */

@@ -34,8 +34,11 @@ void clipt_cache_visit(clipt_program_cache *cache,
                        void (*visit)(const char *file, const char *options, void *user),
                        void *user);
 
-/* Creates a new kernel object `kernel_name` from `file` built with
- * `options`, building the program on first use.  The caller owns *out.
+/* A kernel object `kernel_name` from `file` built with `options`,
+ * building the program on first use: a free one of the context's pool
+ * (pool.h), else a new one.  The caller owns *out (its arguments as a
+ * previous owner left them) and gives it back with clipt_pool_put_kernel
+ * or releases it.
  * Errors: CLIPT_ERROR_KERNEL_NOT_FOUND (detail: the paths searched),
  * CLIPT_ERROR_KERNEL_BUILD (detail: the build log, or the file's path when
  * it built but has no such kernel), CLIPT_ERROR_OUT_OF_HOST_MEMORY (also
