@@ -51,10 +51,14 @@ static size_t plan_cache_budget(const clipt_device_profile *d)
 }
 
 /* Device memory the pool's free buffers may hold together (clipt.h,
- * clipt_context_set_pool_limit): a 64th of the device's. */
+ * clipt_context_set_pool_limit): a 64th of the device's, or
+ * CLIPT_POOL_BYTES from the environment (0: no pool; for comparisons). */
 static size_t pool_budget(const clipt_device_profile *d)
 {
+    const char *v = getenv("CLIPT_POOL_BYTES");
     const cl_ulong budget = d->global_mem_bytes / 64;
+    if (v && *v)
+        return (size_t)strtoull(v, NULL, 10);
     return budget < SIZE_MAX ? (size_t)budget : SIZE_MAX;
 }
 

@@ -5,6 +5,7 @@
 #define CLIPT_LOADER_H
 
 #include "clipt.h"
+#include "pool.h"
 
 #include <pthread.h>
 
@@ -46,6 +47,12 @@ void clipt_cache_visit(clipt_program_cache *cache,
 clipt_status clipt_loader_kernel(clipt_context c, const char *file,
                                  const char *options, const char *kernel_name,
                                  cl_kernel *out);
+
+/* The same, with its work-group limit and its own __local bytes in *info
+ * (as the kernel reported them when new: see pool.h). */
+clipt_status clipt_loader_kernel_info(clipt_context c, const char *file, const char *options,
+                                      const char *kernel_name, cl_kernel *out,
+                                      clipt_kernel_info *info);
 
 /* Reads the whole kernel file `file` from the first directory of the search
  * order that has it, each `#include "name"` line replaced by the text of

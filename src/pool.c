@@ -39,25 +39,38 @@ static unsigned evict_buffers(clipt_pool *pool, size_t room, clipt_pool_buffer *
     return n;
 }
 
-/* Moves every free kernel out (into `out`); returns how many. */
-static unsigned evict_kernels(clipt_pool *pool, unsigned keep, cl_kernel *out)
+/* Moves the oldest entries of list (free kernels or notes) out until at
+ * most `keep` stay, their handles into `out`; returns how many. */
+static unsigned evict_kernels(clipt_pool_kernel *list, unsigned *count, unsigned keep,
+                              clipt_pool_kernel *out)
 {
     unsigned n = 0;
-    while (pool->num_kernels > keep) {
-        out[n++] = pool->kernels[0].kernel;
-        memmove(pool->kernels, pool->kernels + 1, --pool->num_kernels * sizeof *pool->kernels);
+    while (*count > keep) {
+        out[n++] = list[0];
+        memmove(list, list + 1, --*count * sizeof *list);
     }
     return n;
 }
 
-/* Drops free objects until `room` bytes fit (SIZE_MAX: all of them) and
- * at most keep_kernels free kernels stay. */
+/* Releases evicted free kernels and notes (their programs). */
+static void release_kernels(const clipt_pool_kernel *list, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (list[i].kernel)
+            clReleaseKernel(list[i].kernel);
+        else
+            clReleaseProgram(list[i].program);
+    }
+}
+
+/* Drops free objects until `room` bytes fit (SIZE_MAX: all of them, and
+ * the notes) and at most keep_kernels free kernels stay. */
 static void trim(clipt_pool *pool, size_t room, unsigned keep_kernels)
 {
     static const size_t all = (size_t)-1;
     clipt_pool_buffer buffers[CLIPT_POOL_BUFFERS];
-    cl_kernel kernels[CLIPT_POOL_KERNELS];
-    unsigned nb, nk;
+    clipt_pool_kernel kernels[CLIPT_POOL_KERNELS], infos[CLIPT_POOL_KERNELS];
+    unsigned nb, nk, ni = 0;
     pthread_mutex_lock(&pool->lock);
     if (room == all) {
         const size_t cap = pool->cap_bytes;
@@ -67,12 +80,14 @@ static void trim(clipt_pool *pool, size_t room, unsigned keep_kernels)
     } else {
         nb = evict_buffers(pool, room, buffers);
     }
-    nk = evict_kernels(pool, keep_kernels, kernels);
+    nk = evict_kernels(pool->kernels, &pool->num_kernels, keep_kernels, kernels);
+    if (room == all)
+        ni = evict_kernels(pool->infos, &pool->num_infos, 0, infos);
     pthread_mutex_unlock(&pool->lock);
     for (unsigned i = 0; i < nb; i++)
         release_buffer(&buffers[i]);
-    for (unsigned i = 0; i < nk; i++)
-        clReleaseKernel(kernels[i]);
+    release_kernels(kernels, nk);
+    release_kernels(infos, ni);
 }
 
 void clipt_pool_clear(clipt_pool *pool) { trim(pool, (size_t)-1, 0); }
@@ -96,36 +111,70 @@ void clipt_pool_set_cap(clipt_pool *pool, size_t cap_bytes)
 
 /* ---- kernels ------------------------------------------------------------ */
 
+/* The index in list of program's `name`, or -1 (newest first). */
+static int find_kernel(const clipt_pool_kernel *list, unsigned count, cl_program program,
+                       const char *name)
+{
+    for (unsigned i = count; i-- > 0;)
+        if (list[i].program == program && strcmp(list[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
 cl_int clipt_pool_take_kernel(clipt_pool *pool, cl_program program, const char *name,
-                              cl_kernel *out)
+                              cl_kernel *out, clipt_kernel_info *info, int *known)
 {
     cl_int err = CL_SUCCESS;
+    int i;
     *out = NULL;
+    *known = 0;
     pthread_mutex_lock(&pool->lock);
-    for (unsigned i = pool->num_kernels; i-- > 0 && !*out;) {
-        const clipt_pool_kernel *k = &pool->kernels[i];
-        if (k->program == program && strcmp(k->name, name) == 0) {
-            *out = k->kernel;
-            memmove(pool->kernels + i, pool->kernels + i + 1,
-                    (--pool->num_kernels - i) * sizeof *pool->kernels);
-        }
-    }
-    if (*out)
+    if ((i = find_kernel(pool->kernels, pool->num_kernels, program, name)) >= 0) {
+        *out = pool->kernels[i].kernel;
+        *info = pool->kernels[i].info;
+        *known = 1;
+        memmove(pool->kernels + i, pool->kernels + i + 1,
+                (--pool->num_kernels - (unsigned)i) * sizeof *pool->kernels);
         pool->kernels_reused++;
-    else
+    } else {
+        if ((i = find_kernel(pool->infos, pool->num_infos, program, name)) >= 0) {
+            *info = pool->infos[i].info;
+            *known = 1;
+        }
         pool->kernels_made++;
+    }
     pthread_mutex_unlock(&pool->lock);
     if (!*out)
         *out = clCreateKernel(program, name, &err);
     return err;
 }
 
+void clipt_pool_note_kernel(clipt_pool *pool, cl_program program, const char *name,
+                            const clipt_kernel_info *info)
+{
+    clipt_pool_kernel entry = {program, "", NULL, *info}, oldest;
+    unsigned n = 0;
+    if (strlen(name) >= sizeof entry.name || clRetainProgram(program) != CL_SUCCESS)
+        return;
+    strcpy(entry.name, name);
+    pthread_mutex_lock(&pool->lock);
+    if (pool->cap_bytes > 0 && find_kernel(pool->infos, pool->num_infos, program, name) < 0) {
+        n = evict_kernels(pool->infos, &pool->num_infos, CLIPT_POOL_KERNELS - 1, &oldest);
+        pool->infos[pool->num_infos++] = entry;
+        entry.program = NULL;
+    }
+    pthread_mutex_unlock(&pool->lock);
+    release_kernels(&oldest, n);
+    if (entry.program)
+        clReleaseProgram(program);
+}
+
 void clipt_pool_put_kernel(clipt_pool *pool, cl_kernel k)
 {
-    clipt_pool_kernel entry = {NULL, "", k};
+    clipt_pool_kernel entry = {NULL, "", k, {0, 0}}, oldest;
     size_t name_bytes = 0;
-    cl_kernel oldest = NULL;
-    int kept = 0;
+    unsigned n = 0;
+    int kept = 0, i;
     if (!k)
         return;
     /* a kernel pooled under a program keeps the program alive, so a pooled
@@ -136,16 +185,17 @@ void clipt_pool_put_kernel(clipt_pool *pool, cl_kernel k)
                         &name_bytes) == CL_SUCCESS &&
         name_bytes <= sizeof entry.name) {
         pthread_mutex_lock(&pool->lock);
-        if (pool->cap_bytes > 0) {
-            if (pool->num_kernels == CLIPT_POOL_KERNELS)
-                evict_kernels(pool, CLIPT_POOL_KERNELS - 1, &oldest);
+        i = find_kernel(pool->infos, pool->num_infos, entry.program, entry.name);
+        if (pool->cap_bytes > 0 && i >= 0) {
+            entry.info = pool->infos[i].info;
+            n = evict_kernels(pool->kernels, &pool->num_kernels, CLIPT_POOL_KERNELS - 1,
+                              &oldest);
             pool->kernels[pool->num_kernels++] = entry;
             kept = 1;
         }
         pthread_mutex_unlock(&pool->lock);
     }
-    if (oldest)
-        clReleaseKernel(oldest);
+    release_kernels(&oldest, n);
     if (!kept)
         clReleaseKernel(k);
 }

@@ -31,10 +31,23 @@
 /* Kernel names as the pool keeps them (the library's are shorter). */
 #define CLIPT_POOL_NAME_BYTES 64
 
+/* What a kernel's limits are, asked of the runtime when it was new:
+ * CL_KERNEL_LOCAL_MEM_SIZE counts the __local arguments set last, so a
+ * kernel that has run cannot be asked again (a pooled one would report its
+ * previous owner's arguments as its own variables, and PoCL's kernels
+ * then ran ten times slower with the launch sized from that). */
+typedef struct clipt_kernel_info {
+    size_t wg_limit;               /* CL_KERNEL_WORK_GROUP_SIZE           */
+    size_t own_local;              /* its own __local variables, bytes    */
+} clipt_kernel_info;
+
+/* A free kernel (kernel set), or what a kernel of program's `name` is
+ * (kernel NULL; the program retained). */
 typedef struct clipt_pool_kernel {
     cl_program program;
     char name[CLIPT_POOL_NAME_BYTES];
     cl_kernel kernel;
+    clipt_kernel_info info;
 } clipt_pool_kernel;
 
 typedef struct clipt_pool_buffer {
@@ -50,6 +63,8 @@ typedef struct clipt_pool {
     size_t held_bytes;             /* free buffers' bytes now              */
     clipt_pool_kernel kernels[CLIPT_POOL_KERNELS]; /* oldest first */
     unsigned num_kernels;
+    clipt_pool_kernel infos[CLIPT_POOL_KERNELS];   /* oldest first */
+    unsigned num_infos;
     clipt_pool_buffer buffers[CLIPT_POOL_BUFFERS]; /* oldest first */
     unsigned num_buffers;
     unsigned long kernels_made, kernels_reused;     /* for tests */
@@ -67,13 +82,21 @@ void clipt_pool_destroy(clipt_pool *pool);
 void clipt_pool_set_cap(clipt_pool *pool, size_t cap_bytes);
 
 /* A kernel `name` of `program`: a free one, else a new one (with the
- * status of clCreateKernel).  The caller owns it until it gives it back
- * (clipt_pool_put_kernel) or releases it. */
+ * status of clCreateKernel); *known tells whether *info holds its limits
+ * (always for a free one; for a new one if the pool has noted them).  The
+ * caller owns it until it gives it back (clipt_pool_put_kernel) or
+ * releases it. */
 cl_int clipt_pool_take_kernel(clipt_pool *pool, cl_program program, const char *name,
-                              cl_kernel *out);
+                              cl_kernel *out, clipt_kernel_info *info, int *known);
+
+/* Notes the limits of program's kernel `name`, asked of a new kernel
+ * (retains the program while noted).  Only a noted kind is pooled. */
+void clipt_pool_note_kernel(clipt_pool *pool, cl_program program, const char *name,
+                            const clipt_kernel_info *info);
 
 /* Gives kernel k back (its program and name are asked of the runtime), or
- * releases it when the pool is full or off.  NULL is accepted. */
+ * releases it when the pool is full or off or its kind not noted.  NULL
+ * is accepted. */
 void clipt_pool_put_kernel(clipt_pool *pool, cl_kernel k);
 
 /* A buffer of at least `bytes` (> 0) bytes with access flags `access`: a
