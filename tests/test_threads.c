@@ -4,7 +4,11 @@
  * plan on buffers of their own; and four threads run the one-shot calls
  * of one shape through the caches (one cached context and plan for
  * clipt_transpose, one cached plan of a context for clipt_transpose_host)
- * while another clears them.  CI also runs this under ThreadSanitizer. */
+ * while another clears them; and eight threads make and release plans on
+ * one context, a new plan for every run (kernels and buffers through the
+ * context's pool, two plans of a shape alive at once), while another
+ * thread turns the pool off and on and clears it.  CI also runs this under
+ * ThreadSanitizer. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "support.h"
 
@@ -20,6 +24,7 @@
 #define RUNS 200
 #define SHARED_THREADS 4
 #define SHARED_RUNS 50
+#define CHURN_RUNS 60
 
 /* Small shapes: the whole test stays within seconds on a CPU device.  The
  * last two need several stages (or padding) with a GPU's local memory. */
@@ -196,6 +201,68 @@ static void test_threads_share_one_plan(void **state)
     clipt_context_release(shared.ctx);
 }
 
+/* A new plan for every run: made while the shape's previous plan still
+ * lives (they must not share a kernel or a buffer), which is released
+ * right after. */
+static void *churn_plans(void *arg)
+{
+    job *j = arg;
+    int ok = 1;
+    for (size_t i = 0; i < COUNT(shapes) && ok; i++)
+        ok = shape_open(j, &j->shape[i], shapes[i][0], shapes[i][1], shapes[i][2], NULL);
+    if (!ok)
+        snprintf(j->failure, sizeof j->failure, "thread %u: cannot make its plans", j->id);
+    for (cl_uint run = 0; run < CHURN_RUNS && ok; run++) {
+        job_shape *s = &j->shape[(run + j->id) % COUNT(shapes)];
+        clipt_plan next = NULL;
+        clipt_status st = clipt_plan_create(j->env.ctx, s->rows, s->cols, s->elem, NULL, &next);
+        if (st != CLIPT_SUCCESS) {
+            snprintf(j->failure, sizeof j->failure, "thread %u run %u: create: %s", j->id,
+                     run, clipt_status_string(st));
+            break;
+        }
+        clipt_plan_release(s->plan);
+        s->plan = next;
+        ok = run_once(j, s, run);
+    }
+    return NULL;
+}
+
+static atomic_int churning;
+
+/* Turns the pool off and on and clears it while the threads churn. */
+static void *toggle_pool(void *arg)
+{
+    const struct timespec pause = {0, 2000000};
+    for (unsigned i = 0; atomic_load(&churning); i++) {
+        clipt_context_set_pool_limit(arg, i % 3 == 0 ? 0 : (size_t)1 << 26);
+        if (i % 5 == 0)
+            clipt_context_plan_cache_clear(arg);
+        nanosleep(&pause, NULL);
+    }
+    clipt_context_set_pool_limit(arg, (size_t)1 << 26);
+    return NULL;
+}
+
+static void test_threads_churn_pooled_plans(void **state)
+{
+    static job jobs[THREADS];
+    test_env shared = *TEST_ENV(state);
+    pthread_t toggler;
+    shared.ctx = test_context_limited(TEST_ENV(state), 48 * 1024);
+    open_queues(&shared, jobs, THREADS);
+    atomic_store(&churning, 1);
+    assert_int_equal(pthread_create(&toggler, NULL, toggle_pool, shared.ctx), 0);
+    run_threads(jobs, THREADS, churn_plans, CHURN_RUNS);
+    atomic_store(&churning, 0);
+    assert_int_equal(pthread_join(toggler, NULL), 0);
+    for (size_t i = 0; i < THREADS; i++)
+        for (size_t k = 0; k < COUNT(shapes); k++)
+            shape_close(&jobs[i].shape[k]);
+    assert_true(shared.ctx->pool.kernels_reused > 0);
+    clipt_context_release(shared.ctx);
+}
+
 /* One-shot calls of one shape, alternately clipt_transpose and
  * clipt_transpose_host, each verified. */
 static void *one_shots(void *arg)
@@ -271,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_eight_threads_one_context),
         cmocka_unit_test(test_threads_share_one_plan),
         cmocka_unit_test(test_threads_share_cached_plans),
+        cmocka_unit_test(test_threads_churn_pooled_plans),
     };
     test_apply_filter();
     return cmocka_run_group_tests(tests, test_group_open, test_group_close);
