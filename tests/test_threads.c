@@ -112,15 +112,22 @@ static int run_once(job *j, job_shape *s, cl_uint run)
     return 1;
 }
 
-static void *own_plans(void *arg)
+/* Every shape with a plan of its own; 0 and a message on failure. */
+static int open_shapes(job *j)
 {
-    job *j = arg;
     int ok = 1;
     /* plans made concurrently: their kernels come through the shared cache */
     for (size_t i = 0; i < COUNT(shapes) && ok; i++)
         ok = shape_open(j, &j->shape[i], shapes[i][0], shapes[i][1], shapes[i][2], NULL);
     if (!ok)
         snprintf(j->failure, sizeof j->failure, "thread %u: cannot make its plans", j->id);
+    return ok;
+}
+
+static void *own_plans(void *arg)
+{
+    job *j = arg;
+    int ok = open_shapes(j);
     for (cl_uint run = 0; run < RUNS && ok; run++)
         ok = run_once(j, &j->shape[(run + j->id) % COUNT(shapes)], run);
     return NULL;
@@ -157,19 +164,38 @@ static void run_threads(job *jobs, size_t n, void *(*fn)(void *), unsigned runs)
     }
 }
 
-static void test_eight_threads_one_context(void **state)
+static atomic_int churning;
+
+/* Eight threads run fn (each `runs` verified transpositions) on a fresh
+ * context, so that the threads build its kernels at once; with a GPU's
+ * local memory, for plans of several stages.  `beside` (if not NULL) runs
+ * in a ninth thread on the context while `churning` is set. */
+static void eight_threads(void **state, void *(*fn)(void *), unsigned runs,
+                          void *(*beside)(void *))
 {
     static job jobs[THREADS];
     test_env shared = *TEST_ENV(state);
-    /* a fresh context, so that the threads build its kernels at once; with
-     * a GPU's local memory, for plans of several stages */
+    pthread_t other;
     shared.ctx = test_context_limited(TEST_ENV(state), 48 * 1024);
     open_queues(&shared, jobs, THREADS);
-    run_threads(jobs, THREADS, own_plans, RUNS);
+    atomic_store(&churning, 1);
+    if (beside)
+        assert_int_equal(pthread_create(&other, NULL, beside, shared.ctx), 0);
+    run_threads(jobs, THREADS, fn, runs);
+    atomic_store(&churning, 0);
+    if (beside)
+        assert_int_equal(pthread_join(other, NULL), 0);
     for (size_t i = 0; i < THREADS; i++)
         for (size_t k = 0; k < COUNT(shapes); k++)
             shape_close(&jobs[i].shape[k]);
+    if (beside) /* the churn: plans made from what others released */
+        assert_true(shared.ctx->pool.kernels_reused > 0);
     clipt_context_release(shared.ctx);
+}
+
+static void test_eight_threads_one_context(void **state)
+{
+    eight_threads(state, own_plans, RUNS, NULL);
 }
 
 /* One plan, enqueued by every thread on buffers of its own: the plan
@@ -207,11 +233,7 @@ static void test_threads_share_one_plan(void **state)
 static void *churn_plans(void *arg)
 {
     job *j = arg;
-    int ok = 1;
-    for (size_t i = 0; i < COUNT(shapes) && ok; i++)
-        ok = shape_open(j, &j->shape[i], shapes[i][0], shapes[i][1], shapes[i][2], NULL);
-    if (!ok)
-        snprintf(j->failure, sizeof j->failure, "thread %u: cannot make its plans", j->id);
+    int ok = open_shapes(j);
     for (cl_uint run = 0; run < CHURN_RUNS && ok; run++) {
         job_shape *s = &j->shape[(run + j->id) % COUNT(shapes)];
         clipt_plan next = NULL;
@@ -227,8 +249,6 @@ static void *churn_plans(void *arg)
     }
     return NULL;
 }
-
-static atomic_int churning;
 
 /* Turns the pool off and on and clears it while the threads churn. */
 static void *toggle_pool(void *arg)
@@ -246,21 +266,7 @@ static void *toggle_pool(void *arg)
 
 static void test_threads_churn_pooled_plans(void **state)
 {
-    static job jobs[THREADS];
-    test_env shared = *TEST_ENV(state);
-    pthread_t toggler;
-    shared.ctx = test_context_limited(TEST_ENV(state), 48 * 1024);
-    open_queues(&shared, jobs, THREADS);
-    atomic_store(&churning, 1);
-    assert_int_equal(pthread_create(&toggler, NULL, toggle_pool, shared.ctx), 0);
-    run_threads(jobs, THREADS, churn_plans, CHURN_RUNS);
-    atomic_store(&churning, 0);
-    assert_int_equal(pthread_join(toggler, NULL), 0);
-    for (size_t i = 0; i < THREADS; i++)
-        for (size_t k = 0; k < COUNT(shapes); k++)
-            shape_close(&jobs[i].shape[k]);
-    assert_true(shared.ctx->pool.kernels_reused > 0);
-    clipt_context_release(shared.ctx);
+    eight_threads(state, churn_plans, CHURN_RUNS, toggle_pool);
 }
 
 /* One-shot calls of one shape, alternately clipt_transpose and
