@@ -23,9 +23,10 @@
 #   git archive 2c3ee8f | tar -x -C .base          (3 MB)
 # and run with carry [".base"] and BASE_SRC=.base.
 #
-# Writes to $OUT: shapes.txt, {base,pool}_{repeated,single}.csv,
-# verify.log, cycle_{base,pool}.csv, cycle_shim.log and summary.txt (also
-# printed): per shape the repeated device ms, the single host ms and
+# Writes to $OUT summary.txt and pool_run.tar.gz, which holds it with
+# shapes.txt, {base,pool}_{repeated,single}.csv and .log, verify.log,
+# cycle_{base,pool}.csv, cycle_shim.log and the build logs.  The summary
+# (also printed): per shape the repeated device ms, the single host ms and
 # single / repeated throughput (= repeated ms / single ms) of both trees;
 # per tree the median, p10, min and the count of shapes below 50 %; the
 # cycle's phases (medians) per tree.  Each step runs under its own time
@@ -35,8 +36,13 @@
 # tuning/gpu_pool.sh (SHAPES: that shape list instead, e.g. small shapes
 # for a try on PoCL with CLIPT_PLATFORM=Portable).
 set -uo pipefail
-out=${OUT:-/tmp/clipt-pool}
-mkdir -p "$out"
+# the files are written to a work folder; $OUT receives summary.txt and
+# all of them in pool_run.tar.gz (the device machine returns few files)
+dest=${OUT:-/tmp/clipt-pool}
+out=$(mktemp -d /tmp/clipt-pool-run.XXXXXX)
+mkdir -p "$dest"
+finish() { cp "$out/summary.txt" "$dest/" 2>/dev/null; tar -czf "$dest/pool_run.tar.gz" -C "$out" .; }
+trap finish EXIT
 count=${COUNT:-100}
 verify=${VERIFY:-8}
 ncycle=${CYCLE:-40}
@@ -83,7 +89,7 @@ bench pool-base repeated "$out/shapes.txt" base_repeated --repeat 3 --no-verify
 bench pool repeated "$out/shapes.txt" pool_repeated --repeat 3 --no-verify
 bench pool-base single "$out/shapes.txt" base_single --repeat 3 --no-verify
 bench pool single "$out/shapes.txt" pool_single --repeat 3 --no-verify
-head -n "$verify" "$out/shapes.txt" > "$out/verify_shapes.txt"
+grep -v "^#" "$out/shapes.txt" | head -n "$verify" > "$out/verify_shapes.txt"
 bench pool single "$out/verify_shapes.txt" verify --repeat 2
 cycle_shapes=$(awk '!/^#/ && NF >= 2 {printf "%sx%s ", $1, $2}' "$out/shapes.txt" |
     cut -d' ' -f1-"$ncycle")
@@ -148,5 +154,5 @@ for tree in ("base", "pool"):
               f"; overhead (total - device) median {statistics.median(over):.3f}, "
               f"max {over[-1]:.3f}")
 PY
-grep -E "verified|failed|wrong" "$out/verify.log" | tail -3 | tee -a "$out/summary.txt"
+grep -E "^(mode|median)|wrong" "$out/verify.log" | tee -a "$out/summary.txt"
 exit $status
