@@ -135,8 +135,10 @@ typedef struct clipt_rows_state {       /* stage_pad.c */
 
 typedef struct clipt_c2r_state {        /* stage_c2r.c */
     unsigned width;                     /* columns of a block (1: rows)  */
-    int local;                          /* unit in local memory, else in
-                                           the work-group's scratch slot */
+    int variant;                        /* its kernel (stage_c2r.c)      */
+    size_t in_local;                    /* elements of a unit in local
+                                           memory (the rows kept when the
+                                           rotation streams)             */
 } clipt_c2r_state;
 
 struct clipt_stage {
