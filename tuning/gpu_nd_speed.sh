@@ -12,8 +12,9 @@
 # `git archive ${BASE:-main}` of this repository (needs .git).  The new tree
 # is the current directory.  Builds go to build-ndA/ (old) and build-ndB/
 # (new), in parallel.
-# Writes to $OUT: old.csv, new.csv (clipt_permute_bench's rows), one log
-# per case and tree, gpu.txt, and summary.txt (also printed): per case the
+# Writes to $OUT: old.csv, new.csv (clipt_permute_bench's rows), logs.tgz
+# (one log per case and tree, the build logs), cases.txt, gpu.txt, and
+# summary.txt (also printed): per case the
 # old and new % of copy, their difference, and both trees' medians over the
 # random set.  Usage: [OLD=...] [REPEAT=5] tuning/gpu_nd_speed.sh [CASES_FILE]
 # (lines "ELEM DIMS:AXES").  Takes < 5 min, builds included.
@@ -145,4 +146,6 @@ print("verified: old %d of %d, new %d of %d" % (
     sum(r["verified"] == "yes" for r in old.values()), len(old),
     sum(r["verified"] == "yes" for r in new.values()), len(new)))
 PY
+# the per-case and build logs in one archive: the device returns few files
+(cd "$out" && tar -czf logs.tgz case*_*.log build_*.log && rm -f case*_*.log build_*.log)
 exit $status
