@@ -14,7 +14,7 @@
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static const size_t elem_sizes[] = {1, 2, 4, 8, 16};
-static const clipt_permute_costs test_costs = {24, 4096};
+static const clipt_permute_costs test_costs = {24, 4096, 0};
 
 /* Next permutation in lexicographic order; 0 after the last. */
 static int next_perm(unsigned *p, unsigned n)

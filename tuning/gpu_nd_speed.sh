@@ -4,7 +4,7 @@
 # same cases with clipt_permute_bench: the batches 10^5 x 32 x 48 fp32 and
 # 10^4 x 64 x 100 fp16, NCHW <-> NHWC (64x256x56x56 fp32 and fp16,
 # 32x3x224x224 uint8) and gpu_nd.sh's 12 TTLG-like random permutations
-# (same seed, same list).  Each case runs in its own process under its own
+# (same seed, same list: tuning/nd_cases.sh).  Each case runs in its own process under its own
 # time limit, old and new one after the other, so that one failure or hang
 # spoils nothing else and clock drift hits both alike.
 #
@@ -50,35 +50,7 @@ cases="$out/cases.txt"
 if [ $# -ge 1 ]; then
     cp "$1" "$cases"
 else
-    cat > "$cases" <<'LIST'
-4 100000x32x48:0,2,1
-2 10000x64x100:0,2,1
-4 64x256x56x56:0,2,3,1
-4 64x56x56x256:0,3,1,2
-2 64x256x56x56:0,2,3,1
-2 64x56x56x256:0,3,1,2
-1 32x3x224x224:0,2,3,1
-1 32x224x224x3:0,3,1,2
-LIST
-    # gpu_nd.sh's TTLG-like random set: the same generator and seed
-    python3 - >> "$cases" <<'PY'
-import random
-rng = random.Random(15)
-for k in range(12):
-    elem = 4 if k % 2 == 0 else 8
-    nd = rng.randint(3, 6)
-    target = 1e8 / elem
-    dims = [rng.randint(2, 64) for _ in range(nd)]
-    prod = 1
-    for d in dims:
-        prod *= d
-    scale = (target / prod) ** (1.0 / nd)
-    dims = [max(2, int(round(d * scale))) for d in dims]
-    perm = list(range(nd))
-    while perm == sorted(perm):
-        rng.shuffle(perm)
-    print(elem, "x".join(map(str, dims)) + ":" + ",".join(map(str, perm)))
-PY
+    tuning/nd_cases.sh > "$cases" || exit 1
 fi
 rm -f "$out/old.csv" "$out/new.csv"
 pct_of() { # a case log's last CSV row: its pct_of_copy
