@@ -60,12 +60,9 @@ static clipt_status add_staged(clipt_plan p, size_t batch, size_t rows, size_t c
                                clipt_plan_choice *ch)
 {
     const clipt_device_profile *d = &p->ctx->profile;
-    clipt_plan_options own = *opts;
     size_t bytes, padded;
     clipt_status status;
-    if (batch > 1)
-        own.padding = CLIPT_PADDING_OFF; /* no stage pads matrices each apart */
-    status = clipt_plan_choose(d, rows, cols, elem, &own, &p->tuning, ch);
+    status = clipt_plan_choose_batch(d, batch, rows, cols, elem, opts, &p->tuning, ch);
     if (status != CLIPT_SUCCESS)
         return status;
     if (!clipt_mul_ok(rows * cols, batch * elem, &bytes) ||
