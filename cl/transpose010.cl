@@ -79,6 +79,21 @@ static inline uint packed_head(ulong offset, ulong at0, uint count)
     return min((uint)((PACK - ((offset + at0) & (PACK - 1))) & (PACK - 1)), count);
 }
 
+/* The PACK elements of one input word, from position q on, into the tile. */
+CLIPT_ALWAYS_INLINE void store_word(__local elem_t *tile, uint tile_slots, uint pitch, uint a,
+                                    uint b, tile_pos q, uint v)
+{
+#pragma unroll
+    for (uint x = 0; x < PACK; x++) {
+        tile[q.t * tile_slots + q.r * pitch + q.c] = (elem_t)(v >> (x * 8 * sizeof(elem_t)));
+        if (++q.c == b) {
+            q.c = 0;
+            if (++q.r == a)
+                q.r = 0, q.t++;
+        }
+    }
+}
+
 /* The k-th position moved alone: the head's, then the tail's. */
 static inline uint edge_position(uint e, uint head, uint body_end)
 {
@@ -117,24 +132,18 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
             tile[q.t * tile_slots + q.r * pitch + q.c] = region[at0 + k];
         }
         for (uint w0 = lid; w0 < words; w0 += LOAD_AHEAD * lsz) {
+            /* fully unrolled, so that v stays in registers (nvptx kept it
+             * in local memory for PACK = 4 otherwise: compile matrix) */
             uint v[LOAD_AHEAD];
+#pragma unroll
+            for (uint u = 0; u < LOAD_AHEAD; u++)
+                v[u] = w0 + u * lsz < words ? body[w0 + u * lsz] : 0;
+#pragma unroll
             for (uint u = 0; u < LOAD_AHEAD; u++)
                 if (w0 + u * lsz < words)
-                    v[u] = body[w0 + u * lsz];
-            for (uint u = 0; u < LOAD_AHEAD; u++) {
-                if (w0 + u * lsz >= words)
-                    continue;
-                tile_pos q = position(head + (w0 + u * lsz) * PACK, ab, b, div_ab, div_b);
-                for (uint x = 0; x < PACK; x++) {
-                    tile[q.t * tile_slots + q.r * pitch + q.c] =
-                        (elem_t)(v[u] >> (x * 8 * sizeof(elem_t)));
-                    if (++q.c == b) {
-                        q.c = 0;
-                        if (++q.r == a)
-                            q.r = 0, q.t++;
-                    }
-                }
-            }
+                    store_word(tile, tile_slots, pitch, a, b,
+                               position(head + (w0 + u * lsz) * PACK, ab, b, div_ab, div_b),
+                               v[u]);
         }
 #else
         /* LOAD_AHEAD global reads in flight per work-item before any of
@@ -166,6 +175,7 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
         for (uint w = lid; w < words; w += lsz) {
             tile_pos q = position(head + w * PACK, ab, a, div_ab, div_a);
             uint v = 0;
+#pragma unroll
             for (uint x = 0; x < PACK; x++) {
                 v |= (uint)tile[q.t * tile_slots + q.c * pitch + q.r] << (x * 8 * sizeof(elem_t));
                 if (++q.c == a) {
