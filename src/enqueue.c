@@ -277,10 +277,8 @@ clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf,
         /* widened elements cannot start at this offset: the plan without
          * them runs instead, after this plan's previous run */
         clipt_plan_drop_events(p);
-        status = clipt_plan_narrow(p);
-        if (status == CLIPT_SUCCESS)
-            status = clipt_enqueue(p->narrow, q, buf, offset_bytes, n, n ? wait : NULL, &done);
-        if (!done && p->narrow && p->narrow->last) {
+        status = clipt_enqueue(p->narrow, q, buf, offset_bytes, n, n ? wait : NULL, &done);
+        if (!done && p->narrow->last) {
             /* a failed run's queued stages: what comes next waits for them */
             done = p->narrow->last;
             clRetainEvent(done);

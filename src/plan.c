@@ -247,6 +247,12 @@ static clipt_status create_permute(clipt_context c, unsigned ndim, const size_t 
         (status = build_passes(p, bytes)) != CLIPT_SUCCESS ||
         (status = finish(p)) != CLIPT_SUCCESS)
         goto fail;
+    /* widened passes need offsets aligned to their element: for the
+     * others, the same permutation without widening (main's plan) */
+    if (p->align > elem_size &&
+        (status = create_permute(c, ndim, dims, perm, elem_size, opts, 0, &p->narrow)) !=
+            CLIPT_SUCCESS)
+        goto fail;
     *out = p;
     return CLIPT_SUCCESS;
 fail:
@@ -259,15 +265,6 @@ clipt_status clipt_plan_create_permute(clipt_context c, unsigned ndim, const siz
                                        const clipt_plan_options *opts, clipt_plan *out)
 {
     return create_permute(c, ndim, dims, perm, elem_size, opts, 1, out);
-}
-
-clipt_status clipt_plan_narrow(clipt_plan p)
-{
-    const clipt_permutation *nd = &p->nd;
-    if (p->narrow)
-        return CLIPT_SUCCESS;
-    return create_permute(p->ctx, nd->ndim, nd->dims, nd->perm, p->elem, &p->opts, 0,
-                          &p->narrow);
 }
 
 /* The 2-D transposition is the axis permutation (1, 0) of (rows, cols):
@@ -307,7 +304,7 @@ size_t clipt_plan_buffer_size(clipt_plan p) { return p ? p->buffer_bytes : 0; }
 
 size_t clipt_plan_scratch_size(clipt_plan p)
 {
-    /* the plan made for misaligned offsets too, once made */
+    /* the plan for offsets not aligned to a widened element too */
     return p ? p->scratch_bytes + p->aux_bytes + p->tail_bytes +
                    clipt_plan_scratch_size(p->narrow)
              : 0;

@@ -40,7 +40,8 @@ struct clipt_plan_s {
     /* widened passes (clipt_permute_widen): each stage's element size (a
      * multiple of elem), and the largest, to which a run's offset must be
      * aligned; a run at another offset runs `narrow`, the same
-     * permutation planned without widening, made at its first such run */
+     * permutation planned without widening (made with the plan when
+     * align > elem, else NULL) */
     int widen;                    /* 0: a plan made narrow              */
     size_t stage_elem[CLIPT_MAX_PLAN_STAGES];
     size_t align;
@@ -72,11 +73,6 @@ clipt_status clipt_plan_shared(clipt_context c, size_t rows, size_t cols, size_t
  * it used: every failure but a bad argument (the caller's to fix; the
  * cache is not at fault) does, so that the next call starts afresh. */
 int clipt_status_drops_cache(clipt_status status);
-
-/* Makes p->narrow, if not yet made: p's permutation planned without
- * widened passes, for runs at offsets not aligned to p->align.  Called
- * with p->lock held.  Errors as clipt_plan_create_permute's. */
-clipt_status clipt_plan_narrow(struct clipt_plan_s *p);
 
 /* Whether the plan's stages are one 2-D transposition (its choice is
  * p->choice), not the passes of a permutation or batch. */

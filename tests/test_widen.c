@@ -5,8 +5,8 @@
  * against hostmat_permute for every element size and run length that is
  * and is not widenable (odd D, D * elem over 16 bytes), alone, batched and
  * inside plans of several passes, at offsets aligned to the wide element
- * and not (those run the plan made without widening, which profile then
- * reports); describe's words. */
+ * and not (those run the plan made without widening, kept with the plan,
+ * which profile then reports); describe's words. */
 #include "support.h"
 #include "internal.h"
 #include "permute.h"
@@ -86,6 +86,7 @@ static void single_pass(void **state)
                           CLIPT_SUCCESS);
             assert_int_equal(p->align, wide ? d * elem : elem);
             assert_int_equal(p->stage_elem[0], wide ? d * elem : elem);
+            assert_true((p->narrow != NULL) == wide);
             check_plan_offsets(env, p, 3, three, swap, elem);
             clipt_plan_release(p);
             assert_status(clipt_plan_create_permute(env->ctx, 4, four, batch, elem, NULL, &p),
