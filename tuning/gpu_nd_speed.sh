@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A/B of the nd-speed branch (issue 15's speed targets) against an older
 # tree on the device machine, both built and timed in the same run on the
-# same cases with clipt_permute_bench: the batches 10^5 x 32 x 48 fp32 and
-# 10^4 x 64 x 100 fp16, NCHW <-> NHWC (64x256x56x56 fp32 and fp16,
-# 32x3x224x224 uint8) and gpu_nd.sh's 12 TTLG-like random permutations
-# (same seed, same list: tuning/nd_cases.sh).  Each case runs in its own process under its own
+# same cases with clipt_permute_bench: gpu_nd.sh's fixed cases (the
+# batches 10^5 x 32 x 48 fp32 and 10^4 x 64 x 100 fp16, NCHW <-> NHWC
+# 64x256x56x56 fp32 and fp16, 32x3x224x224 uint8) and the first COUNT
+# (default 12) cases of each of its random tensor sets (TTLG-like, elem 4
+# seed SEED = 15, elem 8 seed SEED + 1; MAX_BYTES caps their size).  Each case runs in its own process under its own
 # time limit, old and new one after the other, so that one failure or hang
 # spoils nothing else and clock drift hits both alike.
 #
@@ -16,12 +17,16 @@
 # (one log per case and tree, the build logs), cases.txt, gpu.txt, and
 # summary.txt (also printed): per case the
 # old and new % of copy, their difference, and both trees' medians over the
-# random set.  Usage: [OLD=...] [REPEAT=5] tuning/gpu_nd_speed.sh [CASES_FILE]
+# random set.  Usage: [OLD=...] [REPEAT=5] [COUNT=12] [SEED=15] [MAX_BYTES=N]
+# [FIXED_FILE=F] tuning/gpu_nd_speed.sh [CASES_FILE] (FIXED_FILE: lines
+# "ELEM DIMS:AXES" in place of the fixed cases; CASES_FILE: the whole list).
 # (lines "ELEM DIMS:AXES").  Takes < 5 min, builds included.
 set -uo pipefail
 out=${OUT:-/tmp/clipt-nd-speed}
 mkdir -p "$out"
 repeat=${REPEAT:-5}
+count=${COUNT:-12}
+seed=${SEED:-15}
 old_src=build-ndA/src
 rm -rf build-ndA build-ndB
 mkdir -p "$old_src"
@@ -50,7 +55,25 @@ cases="$out/cases.txt"
 if [ $# -ge 1 ]; then
     cp "$1" "$cases"
 else
-    tuning/nd_cases.sh > "$cases" || exit 1
+    # gpu_nd.sh's fixed cases, then the first COUNT cases of its random
+    # tensor sets (util/tensor_set.c: elem 4 with seed SEED, elem 8 with
+    # SEED + 1), as the new tree's bench lists them
+    if [ -n "${FIXED_FILE:-}" ]; then cp "$FIXED_FILE" "$cases"; else cat > "$cases" <<'LIST'
+4 100000x32x48:0,2,1
+2 10000x64x100:0,2,1
+4 64x256x56x56:0,2,3,1
+4 64x56x56x256:0,3,1,2
+2 64x256x56x56:0,2,3,1
+2 64x56x56x256:0,3,1,2
+1 32x3x224x224:0,2,3,1
+1 32x224x224x3:0,3,1,2
+LIST
+    fi
+    mb=${MAX_BYTES:+--max-bytes $MAX_BYTES}
+    for e in 4 8; do
+        "${bench[new]}" --seed $((seed + e / 8)) --elem $e $mb --list --random-tensor "$count" |
+            sed "s/^/$e /" >> "$cases" || exit 1
+    done
 fi
 rm -f "$out/old.csv" "$out/new.csv"
 pct_of() { # a case log's last CSV row: its pct_of_copy
