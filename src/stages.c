@@ -34,6 +34,7 @@ static clipt_status try_family(clipt_context c, const clipt_stage_spec *spec,
 {
     clipt_status status;
     memset(st, 0, sizeof *st);
+    st->ctx = c;
     st->spec = *spec;
     st->family = family_of(id);
     status = st->family->prepare(c, elem, t, st);
@@ -87,6 +88,7 @@ clipt_status clipt_stage_prepare_as(clipt_context c, const clipt_stage_spec *spe
     const clipt_family *f = family_of(family);
     clipt_status status;
     memset(st, 0, sizeof *st);
+    st->ctx = c;
     st->spec = *spec;
     if (!clipt_elem_type_name(elem_size))
         return CLIPT_ERROR_INVALID_ELEM_SIZE;
@@ -116,7 +118,9 @@ void clipt_stage_release(clipt_stage *st)
 {
     if (st->family && st->family->release)
         st->family->release(st);
-    if (st->kernel)
+    if (st->kernel && st->ctx)
+        clipt_pool_put_kernel(&st->ctx->pool, st->kernel);
+    else if (st->kernel)
         clReleaseKernel(st->kernel);
     st->kernel = NULL;
 }
