@@ -58,16 +58,12 @@ else
     # gpu_nd.sh's fixed cases, then the first COUNT cases of its random
     # tensor sets (util/tensor_set.c: elem 4 with seed SEED, elem 8 with
     # SEED + 1), as the new tree's bench lists them
-    if [ -n "${FIXED_FILE:-}" ]; then cp "$FIXED_FILE" "$cases"; else cat > "$cases" <<'LIST'
-4 100000x32x48:0,2,1
-2 10000x64x100:0,2,1
-4 64x256x56x56:0,2,3,1
-4 64x56x56x256:0,3,1,2
-2 64x256x56x56:0,2,3,1
-2 64x56x56x256:0,3,1,2
-1 32x3x224x224:0,2,3,1
-1 32x224x224x3:0,3,1,2
-LIST
+    if [ -n "${FIXED_FILE:-}" ]; then
+        cp "$FIXED_FILE" "$cases"
+    else # the fixed cases of tuning/nd_summary.py's targets
+        python3 -c 'import sys; sys.path.insert(0, "tuning"); import nd_summary
+for case, elem in nd_summary.FIXED_TARGETS:
+    print(elem, case)' > "$cases" || exit 1
     fi
     mb=${MAX_BYTES:+--max-bytes $MAX_BYTES}
     for e in 4 8; do
@@ -109,8 +105,9 @@ def rows(tree):
         return {}
     return {(r["case"], r["elem"]): r for r in csv.DictReader(open(path))}
 old, new = rows("old"), rows("new")
-fixed = ("100000x32x48:0,2,1", "10000x64x100:0,2,1", "64x256x56x56:0,2,3,1",
-         "64x56x56x256:0,3,1,2", "32x3x224x224:0,2,3,1", "32x224x224x3:0,3,1,2")
+sys.path.insert(0, "tuning")
+import nd_summary
+fixed = {case for case, _ in nd_summary.FIXED_TARGETS}
 def pct(r):
     try:
         return float(r["pct_of_copy"])
