@@ -443,6 +443,13 @@ CLIPT_API clipt_status clipt_plan_create(clipt_context c, size_t rows,
  *  clipt_plan_buffer_size says how much room it needs); forced sequence and
  *  tile options apply to the passes without super-elements (D = 1) and
  *  fail with CLIPT_ERROR_INCOMPATIBLE_OPTIONS where they cannot.
+ *  A pass whose runs of D elements make 2, 4, 8 or 16 bytes moves each
+ *  run as one element of that size (a batched transposition of wider
+ *  elements instead of two passes; describe says so).  Such a plan runs
+ *  as planned at offsets that are multiples of its widest element; at any
+ *  other offset clipt_enqueue runs the same permutation planned without
+ *  widening, which the plan makes and keeps besides (its scratch counts in
+ *  clipt_plan_scratch_size).
  *  `dims` and `perm` are read, not kept; `opts` as in clipt_plan_create.
  *  Errors, checked in this order, with *out NULL and nothing allocated:
  *  CLIPT_ERROR_NULL_ARGUMENT (c, out, dims or perm NULL),
@@ -468,7 +475,8 @@ CLIPT_API size_t clipt_plan_buffer_size(clipt_plan p);
 /** Bytes of device memory the plan owns besides the matrix: its scratch
  *  buffer (flags, counters, saved cycle heads), its cycle-segment tables
  *  and, for a plan that pads without room (CLIPT_PADDING_NONE, SCRATCH),
- *  the padded tail of the matrix; under 1 % of the matrix on the automatic
+ *  the padded tail of the matrix (and, for a permutation with widened
+ *  passes, its unwidened plan's: see clipt_plan_create_permute); under 1 % of the matrix on the automatic
  *  plans' common paths (4 MiB or so for small matrices; the padded tail
  *  adds a median 0.04 %, at most about 1.4 %).  A C2R plan whose rows or
  *  column blocks do not fit local memory holds one per work-group: at most
@@ -620,6 +628,9 @@ CLIPT_API const char *clipt_context_tuning_entry(clipt_context c);
  *  not NULL it receives one new event that completes when the whole
  *  transposition has; the caller releases it.  Enqueues of the same plan are
  *  serialised on the device (the plan reuses its scratch buffer).
+ *  A permutation plan with widened passes (clipt_plan_create_permute) at an
+ *  offset that is not a multiple of its widest element runs its plan
+ *  without widening instead (clipt_plan_profile then reports its stages).
  *  Errors: CLIPT_ERROR_NULL_ARGUMENT, CLIPT_ERROR_DEVICE_MISMATCH,
  *  CLIPT_ERROR_BUFFER_TOO_SMALL, CLIPT_ERROR_MISALIGNED_OFFSET,
  *  CLIPT_ERROR_READ_ONLY_BUFFER, CLIPT_ERROR_WRITE_ONLY_BUFFER,

@@ -84,15 +84,19 @@ static int injected_failure(void)
     return k == 1;
 }
 
-/* Sets stage st's arguments for the run's part of the region. */
-static clipt_status set_run_args(const clipt_stage *st, const clipt_stage_run *run,
-                                 cl_mem tail, cl_mem scratch)
+/* Sets stage i's arguments for the run's part of the region; a widened
+ * stage counts its elements `widen` of the plan's at a time. */
+static clipt_status set_run_args(const struct clipt_plan_s *p, unsigned i,
+                                 const clipt_stage_run *run, cl_mem scratch)
 {
-    const uint64_t size = clipt_spec_instance_elems(&st->spec);
+    const clipt_stage *st = &p->stages[i];
+    const uint64_t widen = p->stage_elem[i] / p->elem;
+    const uint64_t size = clipt_spec_instance_elems(&st->spec) * widen;
+    const cl_ulong offset = run->offset / widen;
     if (run->begin == run->end)
-        return clipt_stage_set_args(st, run->buf, run->offset, tail, scratch);
+        return clipt_stage_set_args(st, run->buf, offset, p->tail, scratch);
     return clipt_stage_set_part_args(st, run->begin / size, (run->end - run->begin) / size,
-                                     run->buf, run->offset, tail, scratch);
+                                     run->buf, offset, p->tail, scratch);
 }
 
 /* The stages' tables, copied to the device at the plan's first run ahead
@@ -118,8 +122,7 @@ clipt_status clipt_plan_run_stages(struct clipt_plan_s *p, const clipt_stage_run
     if (run->count == 0)
         return clEnqueueMarkerWithWaitList(run->queue, num_wait, wait, done);
     for (unsigned i = 0; i < run->count; i++)
-        if ((status = set_run_args(&p->stages[run->first + i], run, p->tail, scratch)) !=
-            CL_SUCCESS)
+        if ((status = set_run_args(p, run->first + i, run, scratch)) != CL_SUCCESS)
             return status;
     if ((status = upload_tables(p, run->queue)) != CL_SUCCESS)
         return status;
@@ -207,6 +210,9 @@ clipt_status clipt_plan_profile(clipt_plan p, double *total_seconds,
         return CLIPT_ERROR_NULL_ARGUMENT;
     if (!p->last)
         return CL_INVALID_OPERATION;
+    if (p->last_ran_narrow) /* its stages ran, not p's */
+        return clipt_plan_profile(p->narrow, total_seconds, stage_seconds, max_stages,
+                                  num_stages);
     if (num_stages)
         *num_stages = p->num_stages;
     for (unsigned i = 0; i < p->num_stages; i++) {
@@ -258,9 +264,7 @@ clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf,
     /* wait for the caller's events and for this plan's previous run, which
      * shares the scratch buffer */
     wait = malloc(((size_t)n + 1) * sizeof *wait);
-    held = clipt_held_run_new(2 * p->num_stages + 1);
-    if (!wait || !held) {
-        free(held);
+    if (!wait) {
         status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
         goto unlock;
     }
@@ -268,9 +272,25 @@ clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf,
         wait[i] = event_wait_list[i];
     if (p->last && !clipt_run_failed(p->last))
         wait[n++] = p->last;
-    status = enqueue_all(p, q, buf, (cl_ulong)(offset_bytes / p->elem), n, n ? wait : NULL,
-                         held, &done);
-    clipt_held_run_submit(held, done);
+    p->last_ran_narrow = offset_bytes % p->align != 0;
+    if (p->last_ran_narrow) {
+        /* widened elements cannot start at this offset: the plan without
+         * them runs instead, after this plan's previous run */
+        clipt_plan_drop_events(p);
+        status = clipt_enqueue(p->narrow, q, buf, offset_bytes, n, n ? wait : NULL, &done);
+        if (!done && p->narrow->last) {
+            /* a failed run's queued stages: what comes next waits for them */
+            done = p->narrow->last;
+            clRetainEvent(done);
+        }
+    } else if ((held = clipt_held_run_new(2 * p->num_stages + 1)) == NULL) {
+        status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+        goto unlock;
+    } else {
+        status = enqueue_all(p, q, buf, (cl_ulong)(offset_bytes / p->elem), n,
+                             n ? wait : NULL, held, &done);
+        clipt_held_run_submit(held, done);
+    }
     if (done) {
         if (p->last)
             clReleaseEvent(p->last);

@@ -37,6 +37,18 @@ struct clipt_plan_s {
     int permute;                  /* more than a plain 2-D transposition  */
     clipt_permutation nd;         /* the array, reduction and passes     */
     clipt_plan_choice pass_choice[CLIPT_MAX_PASSES]; /* staged passes' */
+    /* widened passes (clipt_permute_widen): each stage's element size (a
+     * multiple of elem), and the largest, to which a run's offset must be
+     * aligned; a run at another offset runs `narrow`, the same
+     * permutation planned without widening (made with the plan when
+     * align > elem, else NULL) */
+    int widen;                    /* 0: a plan made narrow              */
+    size_t stage_elem[CLIPT_MAX_PLAN_STAGES];
+    size_t align;
+    struct clipt_plan_s *narrow;
+    int last_ran_narrow;          /* the last enqueue ran `narrow`: its
+                                     stages are what clipt_plan_profile
+                                     reports                              */
     /* enqueues (enqueue.c) */
     pthread_mutex_t lock;         /* serialises enqueues of this plan      */
     cl_event last;                /* completion of the previous enqueue    */

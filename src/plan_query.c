@@ -30,7 +30,7 @@ static double predicted_seconds(clipt_plan p)
     double total = 0;
     for (unsigned i = 0; i < p->num_stages; i++) {
         clipt_cost_features f;
-        clipt_cost_features_of(&p->stages[i].spec, p->stages[i].family->id, p->elem,
+        clipt_cost_features_of(&p->stages[i].spec, p->stages[i].family->id, p->stage_elem[i],
                                &p->tuning, &env, &f);
         total += clipt_cost_seconds(&f, &p->tuning);
     }

@@ -38,7 +38,11 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     const int loops = clipt_tuning_loops(t);
 
     st->kernel_name = kernels[loops ? 1 : 0].name;
-    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s", clipt_elem_type_name(elem));
+    /* the BS kernel moves 1- and 2-byte elements as 32-bit words of 4 / elem
+     * (PACK, cl/transpose010.cl); the loops kernel copies whole batches */
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s%s",
+             clipt_elem_type_name(elem),
+             loops || elem >= 4 ? "" : elem == 2 ? " -DPACK=2" : " -DPACK=4");
     if (sp->a * sp->b * elem > budget || sp->a * sp->b > UINT32_MAX)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, &wg_limit, &own_local);
