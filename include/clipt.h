@@ -333,6 +333,9 @@ typedef struct clipt_plan_options {
     unsigned kernel_style;    /* 1: work-groups with local memory and     */
                               /* barriers (GPU kernels); 2: one work-item */
                               /* per group running loops (CPU kernels)    */
+    unsigned wide_bytes;      /* super-element moves and padding: widest  */
+                              /* word (2, 4, 8, 16 bytes; 1 = the element)*/
+                              /* their whole units are moved in          */
     /* Cost model values (predicted stage times, the plan's choice among
      * candidate sequences and tiles); 0 = the device's entry.  Efficiencies
      * and shares in thousandths (permille): efficiencies up to 4000,
@@ -519,6 +522,11 @@ typedef struct clipt_stage_info {
     size_t scratch_bytes;     /* part of the plan's scratch buffer it uses  */
     size_t table_bytes;       /* device memory of its own (segment tables)  */
     const char *build_options; /* its kernels' build options ("-D...")     */
+    size_t word_bytes;        /* bytes its kernels move as one element: the
+                                 element size, or a multiple of it when the
+                                 stage's contiguous units allow (a
+                                 super-element move or padding stage
+                                 "widened"; the option wide_bytes)         */
 } clipt_stage_info;
 
 /** A plan's choices, as clipt_plan_query reports them.  The strings are

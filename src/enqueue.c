@@ -88,7 +88,7 @@ static int injected_failure(void)
 static clipt_status set_run_args(const clipt_stage *st, const clipt_stage_run *run,
                                  cl_mem tail, cl_mem scratch)
 {
-    const uint64_t size = clipt_spec_instance_elems(&st->spec);
+    const uint64_t size = clipt_stage_instance_elems(st);
     if (run->begin == run->end)
         return clipt_stage_set_args(st, run->buf, run->offset, tail, scratch);
     return clipt_stage_set_part_args(st, run->begin / size, (run->end - run->begin) / size,
@@ -155,7 +155,7 @@ size_t clipt_plan_run_scratch(const struct clipt_plan_s *p, unsigned first, unsi
     return most;
 }
 
-/* ---- clipt_enqueue ---------------------------------------------------------- */
+/* ---- clipt_enqueue's path ---------------------------------------------------------- */
 
 void clipt_plan_drop_events(struct clipt_plan_s *p)
 {
@@ -238,9 +238,9 @@ int clipt_run_failed(cl_event last)
     return state < 0;
 }
 
-clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf,
-                           size_t offset_bytes, cl_uint num_events_in_wait_list,
-                           const cl_event *event_wait_list, cl_event *event)
+clipt_status clipt_plan_enqueue_stages(clipt_plan p, cl_command_queue q, cl_mem buf,
+                                       size_t offset_bytes, cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list, cl_event *event)
 {
     clipt_status status;
     cl_event *wait = NULL;

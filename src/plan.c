@@ -16,15 +16,20 @@ static clipt_status add_spec(clipt_plan p, const clipt_stage_spec *spec)
     clipt_status status;
     if (p->num_stages == CLIPT_MAX_PLAN_STAGES)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    clipt_tuning tuning = p->tuning;
     if (p->tail_bytes) /* room-less padding: the region continues in the plan's tail */
         own.split = p->buffer_bytes / p->elem;
-    status = clipt_stage_prepare(p->ctx, &own, p->elem, &p->tuning, st);
+    if (p->narrow) /* the same choices, stages on the elements as they are */
+        tuning.wide_bytes = 1;
+    status = clipt_stage_prepare(p->ctx, &own, p->elem, &tuning, st);
     if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS &&
         (p->opts.sequence != CLIPT_SEQUENCE_AUTO || p->opts.algorithm != CLIPT_ALGORITHM_AUTO))
         status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
     if (status != CLIPT_SUCCESS)
         return status;
     p->num_stages++;
+    if (st->elem > p->word_bytes)
+        p->word_bytes = st->elem;
     if (st->scratch_bytes > p->scratch_bytes)
         p->scratch_bytes = st->scratch_bytes;
     p->aux_bytes += st->aux_bytes;
@@ -143,6 +148,7 @@ static clipt_status plan_new(clipt_context c, size_t elem, const clipt_plan_opti
     p->ctx = c;
     p->batch = 1;
     p->elem = elem;
+    p->word_bytes = elem;
     p->opts = *opts;
     p->tuning = clipt_options_tuning(opts, &c->profile.tuning);
     *out = p;
@@ -214,9 +220,11 @@ static clipt_status build_passes(clipt_plan p, size_t bytes)
     return status;
 }
 
-clipt_status clipt_plan_create_permute(clipt_context c, unsigned ndim, const size_t *dims,
-                                       const unsigned *perm, size_t elem_size,
-                                       const clipt_plan_options *opts, clipt_plan *out)
+/* clipt_plan_create_permute; `narrow`: with stages that never widen. */
+static clipt_status create_permute(clipt_context c, unsigned ndim, const size_t *dims,
+                                   const unsigned *perm, size_t elem_size,
+                                   const clipt_plan_options *opts, int narrow,
+                                   clipt_plan *out)
 {
     clipt_plan p = NULL;
     clipt_status status;
@@ -229,6 +237,7 @@ clipt_status clipt_plan_create_permute(clipt_context c, unsigned ndim, const siz
             CLIPT_SUCCESS ||
         (status = plan_new(c, elem_size, opts, &p)) != CLIPT_SUCCESS)
         return status;
+    p->narrow = narrow;
     const clipt_permute_costs costs = {
         p->tuning.min_super,
         clipt_local_budget(&c->profile, CLIPT_OWN_LOCALS_UNKNOWN) / elem_size};
@@ -242,6 +251,53 @@ clipt_status clipt_plan_create_permute(clipt_context c, unsigned ndim, const siz
 fail:
     clipt_plan_release(p);
     return status;
+}
+
+clipt_status clipt_plan_create_permute(clipt_context c, unsigned ndim, const size_t *dims,
+                                       const unsigned *perm, size_t elem_size,
+                                       const clipt_plan_options *opts, clipt_plan *out)
+{
+    return create_permute(c, ndim, dims, perm, elem_size, opts, 0, out);
+}
+
+/* The plan's twin on unwidened stages (the same choices, the same buffer
+ * size), made once, under the plan's lock.  It takes no reference to the
+ * context: its plan's owner holds one (see plan_cache.h). */
+static clipt_status unwidened_twin(clipt_plan p, clipt_plan *out)
+{
+    clipt_status status = CLIPT_SUCCESS;
+    pthread_mutex_lock(&p->lock);
+    if (!p->unwidened) {
+        status = create_permute(p->ctx, p->nd.ndim, p->nd.dims, p->nd.perm, p->elem,
+                                &p->opts, 1, &p->unwidened);
+        if (status == CLIPT_SUCCESS) {
+            p->unwidened->holds_ctx = 0;
+            clipt_context_release(p->ctx);
+        }
+    }
+    *out = p->unwidened;
+    pthread_mutex_unlock(&p->lock);
+    return status;
+}
+
+clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf, size_t offset_bytes,
+                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                           cl_event *event)
+{
+    clipt_plan twin = NULL;
+    clipt_status status;
+    /* widened stages read the buffer as words of word_bytes: another
+     * offset (a multiple of the element, else refused by the checks) runs
+     * the twin whose stages move the elements as they are */
+    if (!p || !q || !buf || offset_bytes % p->elem || offset_bytes % p->word_bytes == 0)
+        return clipt_plan_enqueue_stages(p, q, buf, offset_bytes, num_events_in_wait_list,
+                                         event_wait_list, event);
+    if (event)
+        *event = NULL;
+    if ((status = unwidened_twin(p, &twin)) != CLIPT_SUCCESS)
+        return status;
+    return clipt_plan_enqueue_stages(twin, q, buf, offset_bytes, num_events_in_wait_list,
+                                     event_wait_list, event);
 }
 
 /* The 2-D transposition is the axis permutation (1, 0) of (rows, cols):
@@ -261,6 +317,7 @@ void clipt_plan_release(clipt_plan p)
         return;
     for (unsigned i = 0; i < p->num_stages; i++)
         clipt_stage_release(&p->stages[i]);
+    clipt_plan_release(p->unwidened);
     if (p->scratch)
         clReleaseMemObject(p->scratch);
     if (p->tail)

@@ -24,6 +24,13 @@ struct clipt_plan_s {
     clipt_stage stages[CLIPT_MAX_PLAN_STAGES];
     unsigned num_stages;
     size_t buffer_bytes;
+    size_t word_bytes;            /* its stages' widest word (stage-level
+                                     widening): offsets that are not a
+                                     multiple of it run `unwidened`      */
+    int narrow;                   /* its stages never widen (a twin)       */
+    struct clipt_plan_s *unwidened; /* the same plan on unwidened stages,
+                                     made at the first enqueue that needs
+                                     it; owned by this plan               */
     size_t scratch_bytes;         /* the scratch buffer (shared by stages) */
     size_t aux_bytes;             /* stages' own buffers (segment tables)  */
     size_t tail_bytes;            /* room-less padding: the padded region
