@@ -15,13 +15,16 @@
 # both measured, and the median throughput of each stage (% of copy) by
 # plan kind (sequence, stage count); everything also in $OUT/all.tgz.
 # Usage: [MAIN_TGZ=main.tgz] [LIMIT=S] tuning/gpu_wide.sh   (< 6 min)
+# (a quick check elsewhere: COUNT=N shapes per list, DIV=D divides every
+# side by D (at least 2 left), e.g. COUNT=3 DIV=10 on PoCL)
 set -uo pipefail
 out=${OUT:-/tmp/clipt-wide}
 mkdir -p "$out"
 seed=20261128
 limit=${LIMIT:-32}
 here=$PWD
-main_src=$(mktemp -d)
+main_src=$here/build-wide-main-src # a fixed place: a rerun reuses the builds
+rm -rf "$main_src" && mkdir -p "$main_src"
 if [ -n "${MAIN_TGZ:-}" ]; then
     tar -xzf "$MAIN_TGZ" -C "$main_src" || exit 1
 else
@@ -34,7 +37,7 @@ build() { # source dir, build dir, log name
 build "$main_src" "$here/build-wide-main" build_main &
 build "$here" "$here/build-wide" build_new || { tail -30 "$out/build_new.log"; exit 1; }
 wait $! || { tail -30 "$out/build_main.log"; exit 1; }
-export CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
+[ -n "${DIV:-}" ] || export CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader \
     > "$out/gpu.txt" 2>/dev/null && cat "$out/gpu.txt"
 git -C "$here" log -1 --format='tree %h %s' > "$out/trees.txt" 2>/dev/null
@@ -42,7 +45,9 @@ status=0
 # set name, shape class, element size, shape count
 run_set() {
     local name=$1 class=$2 elem=$3 count=$4
-    python3 "$here/tuning/shapes.py" "$class" --count "$count" --seed "$seed" --elem "$elem" \
+    python3 "$here/tuning/shapes.py" "$class" --count "${COUNT:-$count}" --seed "$seed" \
+        --elem "$elem" | awk -v d="${DIV:-1}" '/^#/ || d == 1 {print; next}
+            {r = int($1 / d); c = int($2 / d); print (r < 2 ? 2 : r), (c < 2 ? 2 : c)}' \
         > "$out/$name.txt" || { status=1; return; }
     for tree in old new; do
         local clipt="$here/build-wide/src/cli/clipt" extra=""
