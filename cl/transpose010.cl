@@ -25,6 +25,15 @@
  *   ELEM_TYPE   the element type moved (clipt_kernel.h).
  *   LOAD_AHEAD  global reads each work-item issues before storing them.
  *   BLOCK       side of the cache blocks of transpose010_loops (elements).
+ *   WORD        elements per global access of transpose010_bs (1, 2, 4):
+ *               with WORD > 1 a batch whose range starts at a multiple of
+ *               WORD elements of the buffer (offset included) and holds a
+ *               multiple of WORD elements, all of it before a split, is
+ *               read and written as WORD_TYPE words of WORD elements (1-
+ *               and 2-byte elements: 4-byte words instead of 1- or 2-byte
+ *               accesses); any other batch takes the element path.
+ *   WORD_TYPE   an unsigned integer type of WORD elements (default: elem_t,
+ *               WORD 1).
  */
 #include "clipt_kernel.h"
 
@@ -33,6 +42,88 @@
 #endif
 #ifndef BLOCK
 #define BLOCK 16
+#endif
+#ifndef WORD
+#define WORD 1
+#endif
+#ifndef WORD_TYPE
+#define WORD_TYPE elem_t
+#endif
+
+/* Words need the elements' order in a word: little-endian devices only
+ * (every GPU clipt targets; OpenCL defines __ENDIAN_LITTLE__ there). */
+#if WORD > 1 && defined(__ENDIAN_LITTLE__)
+#define WORDS 1
+#define ELEM_BITS (8 * (uint)sizeof(elem_t))
+
+/* The batch's `count` elements from `at` (a multiple of WORD, as count),
+ * read as words, stored into the tiles: each word's elements go to
+ * consecutive positions of a tile row, wrapping to the next row or tile. */
+CLIPT_ALWAYS_INLINE void load_words(__global const elem_t *at, uint count, uint a, uint b,
+                              uint pitch, __local elem_t *tile, uint4 div_ab, uint4 div_b)
+{
+    const uint lid = (uint)get_local_id(0), lsz = (uint)get_local_size(0);
+    const uint ab = a * b, tile_slots = a * pitch, words = count / WORD;
+    __global const WORD_TYPE *src = (__global const WORD_TYPE *)at;
+    for (uint w0 = lid; w0 < words; w0 += LOAD_AHEAD * lsz) {
+        WORD_TYPE v[LOAD_AHEAD]; /* registers: both loops unrolled */
+        #pragma unroll
+        for (uint u = 0; u < LOAD_AHEAD; u++)
+            if (w0 + u * lsz < words)
+                v[u] = src[w0 + u * lsz];
+        #pragma unroll
+        for (uint u = 0; u < LOAD_AHEAD; u++) {
+            const uint k = (w0 + u * lsz) * WORD;
+            if (k < count) {
+                uint t = udiv(k, div_ab);
+                const uint r = k - t * ab;
+                uint i = udiv(r, div_b);
+                uint j = r - i * b;
+                for (uint e = 0; e < WORD; e++) {
+                    tile[t * tile_slots + i * pitch + j] = (elem_t)(v[u] >> (e * ELEM_BITS));
+                    if (++j == b) { /* next row, or the next tile's first */
+                        j = 0;
+                        if (++i == a) {
+                            i = 0;
+                            t++;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* The transposed tiles written back as words: output position k is
+ * element (j, i) of a tile's b x a result, i running fastest. */
+static inline void store_words(__global elem_t *at, uint count, uint a, uint b, uint pitch,
+                               __local const elem_t *tile, uint4 div_ab, uint4 div_a)
+{
+    const uint lid = (uint)get_local_id(0), lsz = (uint)get_local_size(0);
+    const uint ab = a * b, tile_slots = a * pitch, words = count / WORD;
+    __global WORD_TYPE *dst = (__global WORD_TYPE *)at;
+    for (uint w = lid; w < words; w += lsz) {
+        const uint k = w * WORD;
+        uint t = udiv(k, div_ab);
+        const uint r = k - t * ab;
+        uint j = udiv(r, div_a);
+        uint i = r - j * a;
+        WORD_TYPE v = 0;
+        for (uint e = 0; e < WORD; e++) {
+            v |= (WORD_TYPE)tile[t * tile_slots + i * pitch + j] << (e * ELEM_BITS);
+            if (++i == a) {
+                i = 0;
+                if (++j == b) {
+                    j = 0;
+                    t++;
+                }
+            }
+        }
+        dst[w] = v;
+    }
+}
+#else
+#define WORDS 0
 #endif
 
 /* Divisions by a, b and ab use the host's magic numbers (udiv). */
@@ -55,6 +146,20 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
         __global elem_t *region = buf + offset;
         const ulong at0 = first * (ulong)ab;
 
+#if WORDS
+        /* the same for the whole work-group: no divergence */
+        if ((offset + at0) % WORD == 0 && count % WORD == 0
+#if SPLIT
+            && (long)(at0 + count) <= (long)split /* none of it in the tail */
+#endif
+        ) {
+            load_words(region + at0, count, a, b, pitch, tile, div_ab, div_b);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            store_words(region + at0, count, a, b, pitch, tile, div_ab, div_a);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            continue;
+        }
+#endif
         /* LOAD_AHEAD global reads in flight per work-item before any of
          * them is stored to local memory: a read-then-store loop leaves one
          * read per work-item outstanding, too few to cover the latency */
