@@ -259,10 +259,11 @@ static int appended(int n, int k)
     return n < 0 || k < 0 ? -1 : n + k;
 }
 
-/* What a stage does, in plain words, before the papers' label. */
-static const char *plain_words(const clipt_stage *st)
+/* What a stage does, in plain words, before the papers' label (sp: its
+ * spec in the plan's elements). */
+static const char *plain_words(const clipt_stage *st, const clipt_stage_spec *sp)
 {
-    switch (st->spec.op) {
+    switch (sp->op) {
     case CLIPT_OP_TRANSPOSE_TILES:
         if (st->family->id == CLIPT_FAMILY_TILE_LOCAL)
             return "tile transpose in local memory";
@@ -270,9 +271,9 @@ static const char *plain_words(const clipt_stage *st)
                    ? "tile transpose along cycles, flags in local memory"
                    : "tile transpose along cycles, flags in global memory";
     case CLIPT_OP_MOVE_SUPER:
-        if (clipt_spec_transposes_super(&st->spec))
+        if (clipt_spec_transposes_super(sp))
             return "move blocks along cycles, transposing each";
-        return st->spec.s == 1 ? "move single elements along cycles"
+        return sp->s == 1 ? "move single elements along cycles"
                                : "move blocks along cycles";
     case CLIPT_OP_PAD: return "spread rows apart for the padding";
     case CLIPT_OP_ROTATE_COLUMNS: return "C2R column rotation";
@@ -290,17 +291,17 @@ int clipt_stage_format(const clipt_stage *st, char *buf, size_t len)
     if (sp->op == CLIPT_OP_PAD || sp->op == CLIPT_OP_UNPAD)
         n = snprintf(buf, len, "%s (%s), kernel %s: %llu rows of %llu elements, row pitch "
                      "%llu -> %llu",
-                     plain_words(st), sp->label, st->kernel_name,
+                     plain_words(st, sp), sp->label, st->kernel_name,
                      (unsigned long long)sp->instances, (unsigned long long)sp->a,
                      (unsigned long long)sp->sa, (unsigned long long)sp->sb);
     else if (sp->op == CLIPT_OP_TRANSPOSE_TILES)
         n = snprintf(buf, len, "%s (%s), kernel %s: %llu %s of %llu x %llu elements",
-                     plain_words(st), sp->label, st->kernel_name,
+                     plain_words(st, sp), sp->label, st->kernel_name,
                      (unsigned long long)sp->instances, sp->instances == 1 ? "tile" : "tiles",
                      (unsigned long long)sp->a, (unsigned long long)sp->b);
     else if (sp->op != CLIPT_OP_MOVE_SUPER)
         n = snprintf(buf, len, "%s (%s), kernel %s: %llu %s of %llu x %llu elements",
-                     plain_words(st), sp->label, st->kernel_name,
+                     plain_words(st, sp), sp->label, st->kernel_name,
                      (unsigned long long)sp->instances,
                      sp->instances == 1 ? "matrix" : "matrices", (unsigned long long)sp->a,
                      (unsigned long long)sp->b);
@@ -308,7 +309,7 @@ int clipt_stage_format(const clipt_stage *st, char *buf, size_t len)
         n = snprintf(buf, len,
                      "%s (%s), kernel %s: %llu %s of %llu x %llu blocks of %llu "
                      "elements (super-elements)",
-                     plain_words(st), sp->label, st->kernel_name,
+                     plain_words(st, sp), sp->label, st->kernel_name,
                      (unsigned long long)sp->instances,
                      sp->instances == 1 ? "matrix" : "matrices", (unsigned long long)sp->a,
                      (unsigned long long)sp->b, (unsigned long long)sp->s);

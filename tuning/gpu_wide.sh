@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Stage-level widening (issue 12, 1- and 2-byte rows): main against this
 # tree, side by side in one run on the device machine.
-# Builds main (git archive main, or the tarball $MAIN_TGZ when the tree has
-# no git history, e.g. a copy on the device machine) into build-wide-main/
+# Builds the base (git archive $BASE, default main; or the tarball $MAIN_TGZ
+# when the tree has no git history) into build-wide-main/ (after a merge of
+# this branch into main, run with BASE=2c3ee8f, the main it started from)
 # and this tree into build-wide/, then for each shape list runs
 # `clipt bench --repeat 3` with main's build and with this tree's, one
 # after the other on the same shapes, each under its own time limit:
@@ -14,7 +15,7 @@
 # summary.txt: per set, median and p10 % of copy old / new over the shapes
 # both measured, and the median throughput of each stage (% of copy) by
 # plan kind (sequence, stage count); everything also in $OUT/all.tgz.
-# Usage: [MAIN_TGZ=main.tgz] [LIMIT=S] tuning/gpu_wide.sh   (< 6 min)
+# Usage: [BASE=ref | MAIN_TGZ=main.tgz] [LIMIT=S] tuning/gpu_wide.sh   (< 6 min)
 # (a quick check elsewhere: COUNT=N shapes per list, DIV=D divides every
 # side by D (at least 2 left), e.g. COUNT=3 DIV=10 on PoCL)
 set -uo pipefail
@@ -28,7 +29,7 @@ rm -rf "$main_src" && mkdir -p "$main_src"
 if [ -n "${MAIN_TGZ:-}" ]; then
     tar -xzf "$MAIN_TGZ" -C "$main_src" || exit 1
 else
-    git archive main | tar -x -C "$main_src" || exit 1
+    git archive "${BASE:-main}" | tar -x -C "$main_src" || exit 1
 fi
 build() { # source dir, build dir, log name
     cmake -S "$1" -B "$2" -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release \
@@ -40,7 +41,8 @@ wait $! || { tail -30 "$out/build_main.log"; exit 1; }
 [ -n "${DIV:-}" ] || export CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader \
     > "$out/gpu.txt" 2>/dev/null && cat "$out/gpu.txt"
-git -C "$here" log -1 --format='tree %h %s' > "$out/trees.txt" 2>/dev/null
+{ echo "base: ${MAIN_TGZ:-$(git -C "$here" rev-parse --short "${BASE:-main}" 2>/dev/null)}"
+  git -C "$here" log -1 --format='this tree: %h %s'; } > "$out/trees.txt" 2>/dev/null
 status=0
 # set name, shape class, element size, shape count
 run_set() {
