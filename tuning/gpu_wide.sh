@@ -22,7 +22,7 @@ set -uo pipefail
 out=${OUT:-/tmp/clipt-wide}
 mkdir -p "$out"
 seed=20261128
-limit=${LIMIT:-30}
+limit=${LIMIT:-28}
 here=$PWD
 main_src=$here/build-wide-main-src # a fixed place: a rerun reuses the builds
 rm -rf "$main_src" && mkdir -p "$main_src"
