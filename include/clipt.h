@@ -602,6 +602,12 @@ CLIPT_API const char *clipt_context_tuning_entry(clipt_context c);
  *  not NULL it receives one new event that completes when the whole
  *  transposition has; the caller releases it.  Enqueues of the same plan are
  *  serialised on the device (the plan reuses its scratch buffer).
+ *  Stages whose units allow it move wider words than the element (see
+ *  clipt_stage_info.word_bytes, at most 16 bytes): an offset that is not a
+ *  multiple of the plan's widest word runs the same plan on unwidened
+ *  stages instead, prepared at the first such call (blocking then: kernel
+ *  builds, once; its scratch memory adds to the plan's), in order with the
+ *  plan's other runs.
  *  Errors: CLIPT_ERROR_NULL_ARGUMENT, CLIPT_ERROR_DEVICE_MISMATCH,
  *  CLIPT_ERROR_BUFFER_TOO_SMALL, CLIPT_ERROR_MISALIGNED_OFFSET,
  *  CLIPT_ERROR_READ_ONLY_BUFFER, CLIPT_ERROR_WRITE_ONLY_BUFFER,

@@ -261,22 +261,56 @@ clipt_status clipt_plan_create_permute(clipt_context c, unsigned ndim, const siz
 }
 
 /* The plan's twin on unwidened stages (the same choices, the same buffer
- * size), made once, under the plan's lock.  It takes no reference to the
- * context: its plan's owner holds one (see plan_cache.h). */
-static clipt_status unwidened_twin(clipt_plan p, clipt_plan *out)
+ * size), made once; called with p->lock held.  It takes no reference to
+ * the context: its plan's owner holds one (see plan_cache.h). */
+static clipt_status unwidened_twin(clipt_plan p)
 {
-    clipt_status status = CLIPT_SUCCESS;
-    pthread_mutex_lock(&p->lock);
-    if (!p->unwidened) {
-        status = create_permute(p->ctx, p->nd.ndim, p->nd.dims, p->nd.perm, p->elem,
-                                &p->opts, 1, &p->unwidened);
-        if (status == CLIPT_SUCCESS) {
-            p->unwidened->holds_ctx = 0;
-            clipt_context_release(p->ctx);
-        }
+    clipt_status status;
+    if (p->unwidened)
+        return CLIPT_SUCCESS;
+    status = create_permute(p->ctx, p->nd.ndim, p->nd.dims, p->nd.perm, p->elem, &p->opts, 1,
+                            &p->unwidened);
+    if (status == CLIPT_SUCCESS) {
+        p->unwidened->holds_ctx = 0;
+        clipt_context_release(p->ctx);
     }
-    *out = p->unwidened;
+    return status;
+}
+
+/* clipt_enqueue through the twin, serialised with the plan's own runs:
+ * it waits for the plan's last run, and becomes it. */
+static clipt_status enqueue_twin(clipt_plan p, cl_command_queue q, cl_mem buf,
+                                 size_t offset_bytes, cl_uint n, const cl_event *list,
+                                 cl_event *event)
+{
+    cl_event few[8], *wait = few;
+    clipt_status status;
+    pthread_mutex_lock(&p->lock);
+    if ((status = unwidened_twin(p)) != CLIPT_SUCCESS)
+        goto unlock;
+    if (n + 1 > sizeof few / sizeof few[0] &&
+        !(wait = malloc(((size_t)n + 1) * sizeof *wait))) {
+        status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+        goto unlock;
+    }
+    for (cl_uint i = 0; i < n; i++)
+        wait[i] = list[i];
+    if (p->last && !clipt_run_failed(p->last))
+        wait[n++] = p->last;
+    status = clipt_plan_enqueue_stages(p->unwidened, q, buf, offset_bytes, n, n ? wait : NULL,
+                                       event);
+    /* the twin's last run (also what a failed run left queued; only this
+     * lock's holder enqueues the twin) is the plan's */
+    if (p->unwidened->last && p->unwidened->last != p->last) {
+        if (p->last)
+            clReleaseEvent(p->last);
+        p->last = p->unwidened->last;
+        clRetainEvent(p->last);
+    }
+unlock:
     pthread_mutex_unlock(&p->lock);
+    if (wait != few)
+        free(wait);
     return status;
 }
 
@@ -284,20 +318,17 @@ clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf, size_t 
                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                            cl_event *event)
 {
-    clipt_plan twin = NULL;
-    clipt_status status;
     /* widened stages read the buffer as words of word_bytes: another
      * offset (a multiple of the element, else refused by the checks) runs
      * the twin whose stages move the elements as they are */
-    if (!p || !q || !buf || offset_bytes % p->elem || offset_bytes % p->word_bytes == 0)
+    if (!p || !q || !buf || offset_bytes % p->elem || offset_bytes % p->word_bytes == 0 ||
+        (num_events_in_wait_list == 0) != (event_wait_list == NULL))
         return clipt_plan_enqueue_stages(p, q, buf, offset_bytes, num_events_in_wait_list,
                                          event_wait_list, event);
     if (event)
         *event = NULL;
-    if ((status = unwidened_twin(p, &twin)) != CLIPT_SUCCESS)
-        return status;
-    return clipt_plan_enqueue_stages(twin, q, buf, offset_bytes, num_events_in_wait_list,
-                                     event_wait_list, event);
+    return enqueue_twin(p, q, buf, offset_bytes, num_events_in_wait_list, event_wait_list,
+                        event);
 }
 
 /* The 2-D transposition is the axis permutation (1, 0) of (rows, cols):

@@ -350,6 +350,48 @@ static void test_sub_buffer_offsets(void **state)
         test_run_on_sub_buffer(env, 256, 96, 1, off, &o, off);
 }
 
+/* One plan enqueued at aligned and odd offsets of one buffer, overlapping,
+ * without waiting in between (an out-of-order queue where there is one):
+ * the plan's runs and its twin's stay in order, as the sequence of CPU
+ * transposes says. */
+static void test_twin_order(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    static const size_t offsets[] = {0, 1, 16, 3, 0, 5};
+    const size_t rows = 256, cols = 96, bytes = rows * cols;
+    cl_command_queue ooo = test_out_of_order_queue(env);
+    cl_command_queue q = ooo ? ooo : env->cl.queue;
+    unsigned char *host = NULL, *next = malloc(bytes);
+    cl_mem buf = test_pattern_buffer(env, CL_MEM_READ_WRITE, bytes + 64, 5, &host);
+    clipt_plan_options o;
+    clipt_plan p = NULL;
+    cl_event done = NULL;
+    clipt_plan_options_init(&o);
+    o.sequence = CLIPT_SEQUENCE_3_1;
+    o.tile_m = o.tile_n = 32;
+    assert_non_null(next);
+    assert_int_equal(clipt_plan_create(env->ctx, rows, cols, 1, &o, &p), CLIPT_SUCCESS);
+    assert_int_equal(plan_word(p), 16);
+    for (size_t i = 0; i < COUNT(offsets); i++) {
+        assert_int_equal(clipt_enqueue(p, q, buf, offsets[i], 0, NULL, NULL), CLIPT_SUCCESS);
+        test_reference_transpose(host + offsets[i], next, rows, cols, 1);
+        memcpy(host + offsets[i], next, bytes);
+    }
+    assert_int_equal(clipt_enqueue(p, q, buf, 0, 0, NULL, &done), CLIPT_SUCCESS);
+    test_reference_transpose(host, next, rows, cols, 1);
+    memcpy(host, next, bytes);
+    assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+    assert_int_equal(clFinish(q), CL_SUCCESS);
+    test_expect_buffer(env, buf, host, bytes + 64, "runs at alternating offsets");
+    clReleaseEvent(done);
+    clipt_plan_release(p);
+    clReleaseMemObject(buf);
+    if (ooo)
+        clReleaseCommandQueue(ooo);
+    free(host);
+    free(next);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_tile_words),
         cmocka_unit_test(test_plans),
         cmocka_unit_test(test_sub_buffer_offsets),
+        cmocka_unit_test(test_twin_order),
     };
     test_apply_filter();
     return cmocka_run_group_tests(tests, test_group_open, test_group_close);
