@@ -89,21 +89,26 @@ static void expect_word(test_env *env, const clipt_stage_spec *sp, size_t elem, 
     clipt_stage_release(&st);
 }
 
+/* The stage bit-exact with the device's kernels and with the GPU ones
+ * (kernel_style 1: work-groups, one element or word per work-item). */
 static void run_exact(test_env *env, const clipt_stage_spec *sp, clipt_kernel_family family,
                       size_t elem, size_t offset)
 {
-    size_t bad = 0;
-    const clipt_status s = sp->split
-                               ? test_run_stage_split(env, sp, family, elem, offset, NULL, &bad,
-                                                      NULL)
-                               : test_run_stage_as(env, sp, family, elem, offset, NULL, &bad,
-                                                   NULL);
-    if (s != CLIPT_SUCCESS || bad)
-        fail_msg("op %d %llu x (%llu x %llu) s=%llu split %llu, %zu-byte elements at %zu: "
-                 "%s, %zu bytes wrong",
-                 sp->op, (unsigned long long)sp->instances, (unsigned long long)sp->a,
-                 (unsigned long long)sp->b, (unsigned long long)sp->s,
-                 (unsigned long long)sp->split, elem, offset, clipt_status_string(s), bad);
+    clipt_tuning t[2] = {env->ctx->profile.tuning, env->ctx->profile.tuning};
+    t[1].kernel_style = CLIPT_KERNEL_STYLE_GROUPS;
+    for (size_t k = 0; k < COUNT(t); k++) {
+        size_t bad = 0;
+        const clipt_status s =
+            sp->split ? test_run_stage_split(env, sp, family, elem, offset, &t[k], &bad, NULL)
+                      : test_run_stage_as(env, sp, family, elem, offset, &t[k], &bad, NULL);
+        if (s != CLIPT_SUCCESS || bad)
+            fail_msg("op %d %llu x (%llu x %llu) s=%llu split %llu, %zu-byte elements at %zu, "
+                     "kernel_style %u: %s, %zu bytes wrong",
+                     sp->op, (unsigned long long)sp->instances, (unsigned long long)sp->a,
+                     (unsigned long long)sp->b, (unsigned long long)sp->s,
+                     (unsigned long long)sp->split, elem, offset, t[k].kernel_style,
+                     clipt_status_string(s), bad);
+    }
 }
 
 static const uint64_t supers[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 37, 64, 100, 128};
