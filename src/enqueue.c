@@ -238,6 +238,18 @@ int clipt_run_failed(cl_event last)
     return state < 0;
 }
 
+cl_event *clipt_plan_wait_list(const struct clipt_plan_s *p, const cl_event *list, cl_uint *n)
+{
+    cl_event *wait = malloc(((size_t)*n + 1) * sizeof *wait);
+    if (!wait)
+        return NULL;
+    for (cl_uint i = 0; i < *n; i++)
+        wait[i] = list[i];
+    if (p->last && !clipt_run_failed(p->last))
+        wait[(*n)++] = p->last;
+    return wait;
+}
+
 clipt_status clipt_plan_enqueue_stages(clipt_plan p, cl_command_queue q, cl_mem buf,
                                        size_t offset_bytes, cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event)
@@ -257,17 +269,13 @@ clipt_status clipt_plan_enqueue_stages(clipt_plan p, cl_command_queue q, cl_mem 
     pthread_mutex_lock(&p->lock);
     /* wait for the caller's events and for this plan's previous run, which
      * shares the scratch buffer */
-    wait = malloc(((size_t)n + 1) * sizeof *wait);
+    wait = clipt_plan_wait_list(p, event_wait_list, &n);
     held = clipt_held_run_new(2 * p->num_stages + 1);
     if (!wait || !held) {
         free(held);
         status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
         goto unlock;
     }
-    for (cl_uint i = 0; i < n; i++)
-        wait[i] = event_wait_list[i];
-    if (p->last && !clipt_run_failed(p->last))
-        wait[n++] = p->last;
     status = enqueue_all(p, q, buf, (cl_ulong)(offset_bytes / p->elem), n, n ? wait : NULL,
                          held, &done);
     clipt_held_run_submit(held, done);

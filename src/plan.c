@@ -283,20 +283,15 @@ static clipt_status enqueue_twin(clipt_plan p, cl_command_queue q, cl_mem buf,
                                  size_t offset_bytes, cl_uint n, const cl_event *list,
                                  cl_event *event)
 {
-    cl_event few[8], *wait = few;
+    cl_event *wait = NULL;
     clipt_status status;
     pthread_mutex_lock(&p->lock);
     if ((status = unwidened_twin(p)) != CLIPT_SUCCESS)
         goto unlock;
-    if (n + 1 > sizeof few / sizeof few[0] &&
-        !(wait = malloc(((size_t)n + 1) * sizeof *wait))) {
+    if (!(wait = clipt_plan_wait_list(p, list, &n))) {
         status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
         goto unlock;
     }
-    for (cl_uint i = 0; i < n; i++)
-        wait[i] = list[i];
-    if (p->last && !clipt_run_failed(p->last))
-        wait[n++] = p->last;
     status = clipt_plan_enqueue_stages(p->unwidened, q, buf, offset_bytes, n, n ? wait : NULL,
                                        event);
     /* the twin's last run (also what a failed run left queued; only this
@@ -309,8 +304,7 @@ static clipt_status enqueue_twin(clipt_plan p, cl_command_queue q, cl_mem buf,
     }
 unlock:
     pthread_mutex_unlock(&p->lock);
-    if (wait != few)
-        free(wait);
+    free(wait);
     return status;
 }
 
