@@ -66,25 +66,56 @@ void hostmat_transpose(const unsigned char *in, unsigned char *out,
         }
 }
 
-void hostmat_permute(const unsigned char *in, unsigned char *out, unsigned ndim,
-                     const size_t *dims, const unsigned *perm, size_t elem)
+/* The output's axes as an odometer over the input: out_dims[t] =
+ * dims[perm[t]], in_stride[t] the input stride (elements) of that axis. */
+typedef struct permute_walk {
+    unsigned ndim;
+    size_t out_dims[8], in_stride[8], idx[8];
+    size_t src; /* input index of the current output element */
+} permute_walk;
+
+/* The walk positioned at output element k; returns the element count. */
+static size_t walk_start(permute_walk *w, unsigned ndim, const size_t *dims,
+                         const unsigned *perm, size_t k)
 {
-    size_t stride[8], idx[8] = {0}, count = 1, src = 0;
+    size_t stride[8], count = 1;
     for (unsigned a = ndim; a-- > 0;) {
         stride[a] = count;
         count *= dims[a];
     }
-    /* walk the output in order, an odometer over its axes; src follows */
+    w->ndim = ndim;
+    w->src = 0;
+    for (unsigned t = ndim; t-- > 0;) {
+        w->out_dims[t] = dims[perm[t]];
+        w->in_stride[t] = stride[perm[t]];
+        w->idx[t] = k % w->out_dims[t];
+        k /= w->out_dims[t];
+        w->src += w->idx[t] * w->in_stride[t];
+    }
+    return count;
+}
+
+/* To the next output element (the last axis fastest). */
+static inline void walk_step(permute_walk *w)
+{
+    for (unsigned t = w->ndim; t-- > 0;) {
+        w->src += w->in_stride[t];
+        if (++w->idx[t] < w->out_dims[t])
+            return;
+        w->src -= w->in_stride[t] * w->out_dims[t];
+        w->idx[t] = 0;
+    }
+}
+
+void hostmat_permute(const unsigned char *in, unsigned char *out, unsigned ndim,
+                     const size_t *dims, const unsigned *perm, size_t elem)
+{
+    permute_walk w;
+    const size_t count = walk_start(&w, ndim, dims, perm, 0);
+    /* walk the output in order; the input index follows */
     for (size_t k = 0; k < count; k++) {
-        memcpy(out + k * elem, in + src * elem, elem);
-        for (unsigned t = ndim; t-- > 0;) {
-            const unsigned a = perm[t];
-            src += stride[a];
-            if (++idx[t] < dims[a])
-                break;
-            src -= stride[a] * dims[a];
-            idx[t] = 0;
-        }
+        memcpy(out + k * elem, in + w.src * elem, elem);
+        walk_step(&w);
     }
 }
 
@@ -110,11 +141,16 @@ size_t hostmat_compare(const unsigned char *got, const unsigned char *want,
  * B elements) and its mirror in the result both stay in L1/L2. */
 enum { CHECK_BLOCK = 64, MAX_ELEM = 16, MAX_CHECK_THREADS = 64 };
 
+/* A job's result: how many elements differ, the index of the first. */
+typedef struct wrong_count {
+    size_t wrong, first;
+} wrong_count;
+
 typedef struct check_job {
     const unsigned char *got, *orig;
     size_t rows, cols, elem;
     size_t first_block, end_block; /* [first, end) of the block grid      */
-    size_t wrong, first;           /* result: count and first wrong index */
+    wrong_count *out;
 } check_job;
 
 /* Copies n elements, `stride` bytes apart, into consecutive ones.  Called
@@ -138,14 +174,15 @@ static void gather_elems(unsigned char *out, const unsigned char *in, size_t str
     }
 }
 
-/* Counts the elements of one row segment that differ (the rare path). */
-static void count_wrong(check_job *job, const unsigned char *got, const unsigned char *want,
-                        size_t n, size_t index)
+/* Counts the elements of one segment that differ (the rare path); the
+ * first one's index is index + k. */
+static void count_wrong(wrong_count *out, const unsigned char *got, const unsigned char *want,
+                        size_t n, size_t elem, size_t index)
 {
     for (size_t k = 0; k < n; k++)
-        if (memcmp(got + k * job->elem, want + k * job->elem, job->elem) != 0) {
-            if (job->wrong++ == 0)
-                job->first = index + k;
+        if (memcmp(got + k * elem, want + k * elem, elem) != 0) {
+            if (out->wrong++ == 0)
+                out->first = index + k;
         }
 }
 
@@ -164,7 +201,7 @@ static void check_block(check_job *job, size_t b, unsigned char *column)
         const unsigned char *got = job->got + (j * job->rows + i0) * e;
         gather_elems(column, job->orig + (i0 * job->cols + j) * e, job->cols * e, n, e);
         if (memcmp(got, column, n * e) != 0)
-            count_wrong(job, got, column, n, j * job->rows + i0);
+            count_wrong(job->out, got, column, n, e, j * job->rows + i0);
     }
 }
 
@@ -177,6 +214,46 @@ static void *check_worker(void *arg)
     return NULL;
 }
 
+/* Runs worker on jobs 0..threads-1 (job_size bytes each from `jobs`), on
+ * their own POSIX threads but the first; a thread that cannot start leaves
+ * its job to this one. */
+static void run_jobs(void *jobs, size_t job_size, unsigned threads, void *(*worker)(void *))
+{
+    pthread_t ids[MAX_CHECK_THREADS];
+    int started[MAX_CHECK_THREADS] = {0};
+    unsigned char *job = jobs;
+    for (unsigned t = 1; t < threads; t++)
+        started[t] = pthread_create(&ids[t], NULL, worker, job + t * job_size) == 0;
+    for (unsigned t = 0; t < threads; t++)
+        if (!started[t])
+            worker(job + t * job_size);
+    for (unsigned t = 0; t < threads; t++)
+        if (started[t])
+            pthread_join(ids[t], NULL);
+}
+
+/* The sum of the jobs' counts; the lowest first index into *first. */
+static size_t tally(const wrong_count *counts, unsigned threads, size_t *first)
+{
+    size_t total = 0, lowest = SIZE_MAX;
+    for (unsigned t = 0; t < threads; t++) {
+        total += counts[t].wrong;
+        if (counts[t].wrong && counts[t].first < lowest)
+            lowest = counts[t].first;
+    }
+    if (total && first)
+        *first = lowest;
+    return total;
+}
+
+static unsigned clamp_threads(unsigned threads, size_t parts)
+{
+    threads = threads < 1 ? 1 : threads > MAX_CHECK_THREADS ? MAX_CHECK_THREADS : threads;
+    if (threads > parts)
+        threads = parts ? (unsigned)parts : 1;
+    return threads;
+}
+
 size_t hostmat_compare_transposed(const unsigned char *got, const unsigned char *orig,
                                   size_t rows, size_t cols, size_t elem,
                                   unsigned threads, size_t *first)
@@ -184,30 +261,77 @@ size_t hostmat_compare_transposed(const unsigned char *got, const unsigned char 
     const size_t blocks = ((rows + CHECK_BLOCK - 1) / CHECK_BLOCK) *
                           ((cols + CHECK_BLOCK - 1) / CHECK_BLOCK);
     check_job jobs[MAX_CHECK_THREADS];
-    pthread_t ids[MAX_CHECK_THREADS];
-    int started[MAX_CHECK_THREADS] = {0};
-    size_t wrong = 0, first_wrong = SIZE_MAX;
-    threads = threads < 1 ? 1 : threads > MAX_CHECK_THREADS ? MAX_CHECK_THREADS : threads;
-    if (threads > blocks)
-        threads = blocks ? (unsigned)blocks : 1;
+    wrong_count counts[MAX_CHECK_THREADS] = {{0, 0}};
+    threads = clamp_threads(threads, blocks);
     for (unsigned t = 0; t < threads; t++) {
         const check_job job = {got, orig, rows, cols, elem, blocks * t / threads,
-                               blocks * (t + 1) / threads, 0, 0};
+                               blocks * (t + 1) / threads, &counts[t]};
         jobs[t] = job;
-        /* a thread that cannot start leaves its share to this one */
-        started[t] = t > 0 && pthread_create(&ids[t], NULL, check_worker, &jobs[t]) == 0;
     }
-    for (unsigned t = 0; t < threads; t++)
-        if (!started[t])
-            check_worker(&jobs[t]);
+    run_jobs(jobs, sizeof jobs[0], threads, check_worker);
+    return tally(counts, threads, first);
+}
+
+/* ---- threaded check against a permutation --------------------------- */
+
+enum { PERMUTE_CHUNK = 256 };
+
+typedef struct permute_job {
+    const unsigned char *got, *orig;
+    unsigned ndim;
+    const size_t *dims;
+    const unsigned *perm;
+    size_t elem, begin, end;   /* output elements [begin, end)           */
+    wrong_count *out;
+} permute_job;
+
+/* Gathers the expected output in chunks and compares; elem is a constant
+ * where it is inlined, so that an element's copy is a plain move. */
+static inline void check_permuted(permute_job *job, size_t elem, unsigned char *want)
+{
+    permute_walk w;
+    walk_start(&w, job->ndim, job->dims, job->perm, job->begin);
+    for (size_t k = job->begin; k < job->end;) {
+        const size_t n = job->end - k < PERMUTE_CHUNK ? job->end - k : PERMUTE_CHUNK;
+        for (size_t i = 0; i < n; i++) {
+            memcpy(want + i * elem, job->orig + w.src * elem, elem);
+            walk_step(&w);
+        }
+        if (memcmp(job->got + k * elem, want, n * elem) != 0)
+            count_wrong(job->out, job->got + k * elem, want, n, elem, k);
+        k += n;
+    }
+}
+
+static void *permute_worker(void *arg)
+{
+    permute_job *job = arg;
+    unsigned char want[PERMUTE_CHUNK * MAX_ELEM];
+    switch (job->elem) {
+    case 1: check_permuted(job, 1, want); break;
+    case 2: check_permuted(job, 2, want); break;
+    case 4: check_permuted(job, 4, want); break;
+    case 8: check_permuted(job, 8, want); break;
+    default: check_permuted(job, 16, want); break;
+    }
+    return NULL;
+}
+
+size_t hostmat_compare_permuted(const unsigned char *got, const unsigned char *orig,
+                                unsigned ndim, const size_t *dims, const unsigned *perm,
+                                size_t elem, unsigned threads, size_t *first)
+{
+    permute_job jobs[MAX_CHECK_THREADS];
+    wrong_count counts[MAX_CHECK_THREADS] = {{0, 0}};
+    size_t count = 1;
+    for (unsigned a = 0; a < ndim; a++)
+        count *= dims[a];
+    threads = clamp_threads(threads, count / PERMUTE_CHUNK);
     for (unsigned t = 0; t < threads; t++) {
-        if (started[t])
-            pthread_join(ids[t], NULL);
-        wrong += jobs[t].wrong;
-        if (jobs[t].wrong && jobs[t].first < first_wrong)
-            first_wrong = jobs[t].first;
+        const permute_job job = {got, orig, ndim, dims, perm, elem, count * t / threads,
+                                 count * (t + 1) / threads, &counts[t]};
+        jobs[t] = job;
     }
-    if (wrong && first)
-        *first = first_wrong;
-    return wrong;
+    run_jobs(jobs, sizeof jobs[0], threads, permute_worker);
+    return tally(counts, threads, first);
 }

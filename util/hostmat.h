@@ -42,4 +42,14 @@ size_t hostmat_compare_transposed(const unsigned char *got, const unsigned char 
                                   size_t rows, size_t cols, size_t elem,
                                   unsigned threads, size_t *first);
 
+/* Number of elements of `got` that differ from numpy.transpose(orig,
+ * axes=perm) made contiguous (orig: ndim (1..8) dimensions dims[]),
+ * compared bit for bit without materialising the permutation, the output
+ * split over `threads` POSIX threads (1..64; fewer if one cannot start).
+ * *first (when not NULL and something differs) receives the index in
+ * `got` of the first wrong element. */
+size_t hostmat_compare_permuted(const unsigned char *got, const unsigned char *orig,
+                                unsigned ndim, const size_t *dims, const unsigned *perm,
+                                size_t elem, unsigned threads, size_t *first);
+
 #endif

@@ -147,3 +147,13 @@ int plan_text_parse_permutation(const char *text, plan_text_permutation *out)
     }
     return 1;
 }
+
+void plan_text_format_permutation(const plan_text_permutation *p, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < p->ndim && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%zu", i ? "x" : "", p->dims[i]);
+    for (unsigned i = 0; i < p->ndim && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%c%u", i ? ',' : ':', p->perm[i]);
+}

@@ -27,6 +27,10 @@ typedef struct plan_text_permutation {
 } plan_text_permutation;
 int plan_text_parse_permutation(const char *text, plan_text_permutation *out);
 
+/* The permutation as "DIMS:PERM" (what plan_text_parse_permutation reads)
+ * into buf (len > 0), cut to fit. */
+void plan_text_format_permutation(const plan_text_permutation *p, char *buf, size_t len);
+
 /* The following write NUL-terminated text into buf (len > 0), cut to fit.
  *   plan_text_choice: "3.2 (forced)", "2.1 (automatic)" or "c2r (forced)";
  *   plan_text_tiles:  "m=24 n=16";

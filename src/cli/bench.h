@@ -3,7 +3,7 @@
  * flows through them (each uses only those above it):
  *
  *   bench_args.c     options, their help text, the options of every plan
- *   bench_shapes.c   the shape list: random sets or a file
+ *   bench_shapes.c   the shape list: random sets, --permute, a file
  *   bench_device.c   device limits, buffers, host pattern, plan facts
  *   bench_timing.c   timed runs, the bit-exact check, copy bandwidth
  *   bench_factory.c  plans created ahead on worker threads
@@ -16,6 +16,7 @@
 #define CLIPT_CLI_BENCH_H
 
 #include "cli.h"
+#include "plan_text.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -26,16 +27,34 @@
 
 /* ---- types ------------------------------------------------------------ */
 
-typedef enum { SET_NONE, SET_GENERAL, SET_SKINNY } shape_set;
+typedef enum { SET_NONE, SET_GENERAL, SET_SKINNY, SET_TENSOR } shape_set;
 typedef enum { MODE_REPEATED, MODE_SINGLE, MODE_ONESHOT } bench_mode;
 typedef enum { NOT_CHECKED, CORRECT, WRONG } verdict;
+
+/* One case of the bench.  Every case is an axis permutation; 2-D is the
+ * special case: a rows x cols transposition is dims {rows, cols}, axes
+ * {1, 0}, and keeps its sides in rows and cols for what only 2-D plans do
+ * (--brute-force, --mode oneshot, the blocked check). */
+typedef struct shape {
+    plan_text_permutation nd;
+    size_t rows, cols;   /* a matrix transposition's sides; else 0, 0     */
+    size_t count;        /* elements                                      */
+} shape;
+
+typedef struct shape_list {
+    shape *v;
+    size_t n, cap;
+} shape_list;
 
 typedef struct bench_args {
     const char *shapes_file;
     shape_set set;
+    shape_list permute;  /* --permute cases, in order                     */
     size_t count;        /* 0: every line of the file / the default count  */
     uint64_t seed;
     size_t max_dim;      /* 0: the papers' ranges unchanged                */
+    size_t max_bytes;    /* --random tensor: 0, the range unchanged        */
+    int list;            /* --list: print the cases, run nothing           */
     size_t elem, repeat;
     const char *csv, *png;
     int no_verify;
@@ -48,20 +67,14 @@ typedef struct bench_args {
     clipt_padding padding;     /* --padding for every automatic plan       */
 } bench_args;
 
-typedef struct shape {
-    size_t rows, cols;
-} shape;
-
-typedef struct shape_list {
-    shape *v;
-    size_t n, cap;
-} shape_list;
-
 /* What the report says of a plan (clipt_plan_query). */
 typedef struct plan_facts {
     clipt_sequence seq;
-    const char *sequence;  /* its name; "none" for a plan that moves nothing */
+    const char *sequence;  /* its name; "none" for a plan that moves nothing,
+                              "nd" for a permutation that is not one 2-D
+                              transposition                             */
     size_t m, n, prows, pcols;
+    unsigned passes, stages;
     double predicted_s;    /* the cost model's device time (0: none)        */
 } plan_facts;
 
@@ -112,7 +125,7 @@ typedef struct device_limits {
 
 typedef struct shape_bufs {
     cl_mem work, pristine;
-    size_t bytes;        /* rows * cols * elem                             */
+    size_t bytes;        /* elements * elem                                */
     size_t buffer_bytes; /* clipt_plan_buffer_size: room for padding       */
 } shape_bufs;
 
@@ -186,8 +199,23 @@ void bench_options(const bench_args *a, clipt_plan_options *o);
 
 /* ---- bench_shapes.c --------------------------------------------------- */
 
-/* The shapes of --shapes or --random; returns an exit status. */
+/* --permute's value: one or more DIMS:AXES, separated by blanks or ';',
+ * appended to the shape_list target (the option may be repeated). */
+const char *bench_parse_permute(const char *text, void *shape_list_target);
+
+/* The shapes of --shapes, --random or --permute; returns an exit status. */
 int bench_make_shapes(const cli_command *cmd, const bench_args *a, shape_list *l);
+
+/* --list: the cases, one a line, in the forms --shapes reads. */
+void bench_print_shapes(const shape_list *l);
+
+/* "407 x 300" for a matrix, "64x256x56x56:0,2,3,1" for another case. */
+void bench_shape_name(const shape *sh, char *buf, size_t len);
+
+/* The shape's plan (clipt_plan_create_permute: a matrix's is
+ * clipt_plan_create's). */
+clipt_status bench_plan_create(const bench *b, const shape *sh, const clipt_plan_options *o,
+                               clipt_plan *out);
 
 /* ---- bench_device.c --------------------------------------------------- */
 
@@ -214,7 +242,7 @@ void bench_plan_facts(clipt_plan p, const shape *sh, plan_facts *f);
 
 /* ---- bench_timing.c --------------------------------------------------- */
 
-/* 2 * rows * cols * elem bytes over `seconds`, in GB/s (0 for no time). */
+/* 2 * elements * elem bytes over `seconds`, in GB/s (0 for no time). */
 double bench_gbs(const shape *sh, size_t elem, double seconds);
 
 /* One timed transposition of the restored matrix.  With `shared`, only
@@ -223,7 +251,8 @@ double bench_gbs(const shape *sh, size_t elem, double seconds);
 int bench_timed_run(const bench *b, const shape *sh, const shape_bufs *bf, clipt_plan shared,
                     run_sample *out, bench_error *e);
 
-/* Reads the result back and compares it with the transpose of the pattern;
+/* Reads the result back and compares it with the permuted pattern (a
+ * matrix: its transpose);
  * a wrong result is reported with the shape and `plan` (which plan). */
 int bench_verify(bench *b, const shape *sh, const shape_bufs *bf, const plan_facts *plan,
                  const char *which, verdict *out, bench_error *e);

@@ -21,22 +21,40 @@ const char bench_description[] =
     "on the selected device (CLIPT_PLATFORM / CLIPT_DEVICE; default: first\n"
     "GPU, else first device), next to the device's copy bandwidth.\n"
     "\n"
-    "Shapes: --shapes FILE (one \"rows cols\" per line, '#' starts a comment)\n"
-    "or --random SET with --count N and --seed S (splitmix64: one seed, one\n"
-    "list of shapes on every machine).  The sets follow the papers:\n"
+    "Shapes: --shapes FILE (one \"rows cols\" or DIMS:AXES per line, '#'\n"
+    "starts a comment), --permute DIMS:AXES (axis permutations, as in 'clipt\n"
+    "run --permute'; repeat the option or give a list separated by blanks or\n"
+    "';'), or --random SET with --count N and --seed S (splitmix64: one seed,\n"
+    "one list of shapes on every machine).  The sets follow the papers:\n"
     "  general  rows and cols uniform in [1000, 20000] ([1000, 15000] for\n"
     "           --elem 8 and 16);\n"
     "  skinny   long side uniform in [10^4, 10^7], short side in [2, 32];\n"
     "           shapes alternate rows >> cols (AoS->SoA) and cols >> rows\n"
-    "           (SoA->AoS).\n"
-    "--max-dim D scales a range [lo, hi] with hi > D down to\n"
-    "[min(lo, ceil(D/2)), D], for quick runs.  A shape is skipped (noted on\n"
-    "stderr, counted in the summary) when its buffer exceeds\n"
-    "CL_DEVICE_MAX_MEM_ALLOC_SIZE, when buffer + pristine copy + scratch\n"
-    "exceed 80% of CL_DEVICE_GLOBAL_MEM_SIZE, or when it is a single row or\n"
-    "column (nothing moves).\n"
+    "           (SoA->AoS);\n"
+    "  tensor   axis permutations as in TTLG's evaluation (Vedurada et al.,\n"
+    "           sec. VI): 3-D to 6-D arrays of 10^7 to 10^9 bytes\n"
+    "           (log-uniform; extents all the same, increasing, decreasing,\n"
+    "           or up then down, or down then up, at least 2 each), random\n"
+    "           permutations other than the identity; every tenth case\n"
+    "           (the 1st, 11th, ...) a CNN layout change, NCHW -> NHWC and\n"
+    "           NHWC -> NCHW in turn, C in {3, 16, ... 512}, H = W in\n"
+    "           {7, 14, ... 224}.  tuning/permute_bench.c's --random-tensor\n"
+    "           draws the same cases (util/tensor_set.c).\n"
+    "A matrix is the 2-D case of a permutation (DIMS:AXES R x C:1,0 is the\n"
+    "R x C matrix); every case is planned by clipt_plan_create_permute (a\n"
+    "matrix's plan is clipt_plan_create's) and measured the same way.\n"
+    "--max-dim D scales a range [lo, hi] of general or skinny with hi > D\n"
+    "down to [min(lo, ceil(D/2)), D], and --max-bytes B the tensor set's\n"
+    "[10^7, 10^9] to [min(10^7, ceil(B/100)), B], for quick runs.  --list\n"
+    "prints the cases, one a line in the forms --shapes reads, and runs\n"
+    "nothing.  A shape is skipped (noted on stderr, counted in the summary)\n"
+    "when its buffer exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE, when buffer +\n"
+    "pristine copy + scratch exceed 80% of CL_DEVICE_GLOBAL_MEM_SIZE, or\n"
+    "when nothing moves (a single row or column; a permutation that is the\n"
+    "identity once axes of 1 are dropped).\n"
     "\n"
-    "Timing: GB/s = 2*rows*cols*elem / time.  Before every timed run the\n"
+    "Timing: GB/s = 2*bytes / time, bytes = rows*cols*elem (a permutation:\n"
+    "the product of its dimensions times elem).  Before every timed run the\n"
     "matrix is restored from a pristine device copy (clEnqueueCopyBuffer,\n"
     "not timed).  --mode repeated (default): the plan is created once per\n"
     "shape and time is clipt_plan_profile's total, from the first stage's\n"
@@ -64,9 +82,11 @@ const char bench_description[] =
     "Times are medians of --repeat runs.  Copy GB/s: clEnqueueCopyBuffer of\n"
     "rows*cols*elem bytes (pristine -> work), median of --repeat, counted\n"
     "as 2*bytes/time.  ratio = transposition GB/s / copy GB/s.\n"
+    "--mode oneshot and --brute-force time 2-D plans only (clipt_transpose,\n"
+    "forced sequences): every case must then be a matrix.\n"
     "\n"
     "The first timed run of each shape is read back and compared bit for\n"
-    "bit with the CPU transpose (cache-blocked, min(8, cores) threads); a\n"
+    "bit with the CPU transpose or permutation (min(8, cores) threads); a\n"
     "wrong result is reported on stderr and the bench goes on.\n"
     "\n"
     "--brute-force: per shape, also times the automatic plan and forced\n"
@@ -103,9 +123,15 @@ const char bench_description[] =
     "sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,\n"
     "verified,stages_ms (';'-joined per-stage medians),mode,device_ms,\n"
     "best_gbs,best_sequence,best_m,best_n,auto_best,best_verified,\n"
-    "predicted_ms,first_ms,oneshot_ratio,plan_host_ms (ratio and auto_best as fractions; the\n"
-    "best_* fields empty without --brute-force; predicted_ms: the cost model's\n"
-    "time, clipt_plan_info; the last three: --mode oneshot only).\n"
+    "predicted_ms,first_ms,oneshot_ratio,plan_host_ms,dims,axes,passes (ratio and\n"
+    "auto_best as fractions; the best_* fields empty without --brute-force;\n"
+    "predicted_ms: the cost model's time, clipt_plan_info; first_ms,\n"
+    "oneshot_ratio, plan_host_ms: --mode oneshot only; dims and axes: the\n"
+    "case's DIMS ('x'-joined) and AXES (';'-joined: no field holds a comma),\n"
+    "a matrix's too (R x C, 1;0); passes: the plan's passes).  A case that is no matrix\n"
+    "has rows and cols empty (its line on stdout names its passes and\n"
+    "stages); when its plan is not one 2-D transposition either, sequence is\n"
+    "\"nd\" and m, n, padded_rows, padded_cols are 0.\n"
     "--png FILE: histogram of GB/s drawn by python3 and plot_hist.py,\n"
     "installed with the tool (share/clipt/plot_hist.py; CLIPT_PLOT_SCRIPT\n"
     "overrides the path); it needs matplotlib (Debian: python3-matplotlib).\n"
@@ -124,8 +150,10 @@ static const char *parse_set(const char *text, void *target)
         *(shape_set *)target = SET_GENERAL;
     else if (strcmp(text, "skinny") == 0)
         *(shape_set *)target = SET_SKINNY;
+    else if (strcmp(text, "tensor") == 0)
+        *(shape_set *)target = SET_TENSOR;
     else
-        return "general or skinny";
+        return "general, skinny or tensor";
     return NULL;
 }
 
@@ -177,14 +205,20 @@ static const char *parse_seed(const char *text, void *target)
 
 static int validate_args(const cli_command *cmd, const bench_args *a, int *status)
 {
-    if (!a->shapes_file == (a->set == SET_NONE)) {
-        *status = cli_usage_error(cmd, a->shapes_file
-                                  ? "--shapes and --random exclude each other"
-                                  : "give --shapes FILE or --random general|skinny");
+    const int sources = !!a->shapes_file + (a->set != SET_NONE) + (a->permute.n > 0);
+    if (sources != 1) {
+        *status = cli_usage_error(cmd, sources
+                                  ? "--shapes, --random and --permute exclude each other"
+                                  : "give --shapes FILE, --random general|skinny|tensor or "
+                                    "--permute DIMS:AXES");
         return 0;
     }
-    if (a->shapes_file && a->max_dim) {
-        *status = cli_usage_error(cmd, "--max-dim applies to --random only");
+    if (a->max_dim && a->set != SET_GENERAL && a->set != SET_SKINNY) {
+        *status = cli_usage_error(cmd, "--max-dim applies to --random general|skinny only");
+        return 0;
+    }
+    if (a->max_bytes && a->set != SET_TENSOR) {
+        *status = cli_usage_error(cmd, "--max-bytes applies to --random tensor only");
         return 0;
     }
     if (a->mode == MODE_ONESHOT &&
@@ -205,12 +239,17 @@ int bench_parse_args(const cli_command *cmd, int argc, char **argv, bench_args *
     const cli_option opts[] = {
         {"shapes", "FILE", cli_parse_text, &a->shapes_file,
          "shapes from FILE, one \"rows cols\" per line, '#' comments"},
-        {"random", "SET", parse_set, &a->set, "random shapes: general or skinny"},
+        {"random", "SET", parse_set, &a->set, "random shapes: general, skinny or tensor"},
+        {"permute", "DIMS:AXES", bench_parse_permute, &a->permute,
+         "axis permutations (e.g. 64x256x56x56:0,2,3,1); repeatable, or a list"},
         {"count", "N", cli_parse_positive_size, &a->count,
-         "random shapes (default 100); with --shapes: the first N"},
+         "random shapes (default 100); with --shapes or --permute: the first N"},
         {"seed", "S", parse_seed, &a->seed, "seed of --random (default 1)"},
         {"max-dim", "D", cli_parse_positive_size, &a->max_dim,
-         "scale --random ranges down to at most D (quick runs)"},
+         "scale --random general|skinny ranges down to at most D (quick runs)"},
+        {"max-bytes", "B", cli_parse_positive_size, &a->max_bytes,
+         "scale --random tensor sizes down to at most B bytes (quick runs)"},
+        {"list", NULL, NULL, &a->list, "print the cases, one a line, and run nothing"},
         {"elem", "BYTES", cli_parse_elem_size, &a->elem,
          "element size: 1, 2, 4, 8 or 16 (default 4)"},
         {"repeat", "K", cli_parse_positive_size, &a->repeat,

@@ -29,16 +29,18 @@ int bench_fits_device(const bench *b, const shape *sh, size_t buffer_bytes,
 {
     const double need = 2.0 * (double)buffer_bytes + (double)scratch_bytes;
     const double room = MEMORY_SHARE * (double)b->lim.global_mem;
+    char name[256];
+    bench_shape_name(sh, name, sizeof name);
     if (buffer_bytes > b->lim.max_alloc) {
-        fprintf(stderr, "clipt bench: skipping %zu x %zu: its buffer (%.1f MB) exceeds "
-                "CL_DEVICE_MAX_MEM_ALLOC_SIZE (%.1f MB)\n", sh->rows, sh->cols,
+        fprintf(stderr, "clipt bench: skipping %s: its buffer (%.1f MB) exceeds "
+                "CL_DEVICE_MAX_MEM_ALLOC_SIZE (%.1f MB)\n", name,
                 (double)buffer_bytes / 1e6, (double)b->lim.max_alloc / 1e6);
         return 0;
     }
     if (need > room) {
-        fprintf(stderr, "clipt bench: skipping %zu x %zu: buffer, pristine copy and "
+        fprintf(stderr, "clipt bench: skipping %s: buffer, pristine copy and "
                 "scratch need %.1f MB, more than 80%% of the device's %.1f MB\n",
-                sh->rows, sh->cols, need / 1e6, (double)b->lim.global_mem / 1e6);
+                name, need / 1e6, (double)b->lim.global_mem / 1e6);
         return 0;
     }
     return 1;
@@ -121,7 +123,7 @@ int bench_prepare_buffers(bench *b, const shape *sh, shape_bufs *bf, bench_error
     const cl_command_queue q = b->s.cl.queue;
     if (!create_buffer(b, bf->buffer_bytes, &bf->work, e) ||
         !create_buffer(b, bf->buffer_bytes, &bf->pristine, e) ||
-        !ensure_pattern(b, sh->rows * sh->cols, e) ||
+        !ensure_pattern(b, sh->count, e) ||
         !bench_check(e, "uploading the matrix",
                      clEnqueueWriteBuffer(q, bf->pristine, CL_FALSE, 0, bf->bytes,
                                           b->pattern, 0, NULL, NULL)) ||
@@ -155,9 +157,20 @@ void bench_plan_facts(clipt_plan p, const shape *sh, plan_facts *f)
     f->m = f->n = 0;
     f->prows = sh->rows;
     f->pcols = sh->cols;
+    f->passes = f->stages = 0;
     f->predicted_s = 0;
     if (clipt_plan_query(p, &info) != CLIPT_SUCCESS)
         return;
+    f->passes = info.num_passes;
+    f->stages = info.num_stages;
+    f->predicted_s = info.predicted_seconds;
+    /* a permutation that is not one 2-D transposition (info's rows and
+     * cols are then its elements and 1) has no sequence of its own */
+    if (info.num_passes > 1 || (info.num_passes == 1 && info.cols == 1)) {
+        f->sequence = "nd";
+        f->prows = f->pcols = 0;
+        return;
+    }
     f->seq = info.sequence;
     /* AUTO: a vector, where nothing moves */
     f->sequence = info.algorithm == CLIPT_ALGORITHM_C2R   ? "c2r"
@@ -167,5 +180,4 @@ void bench_plan_facts(clipt_plan p, const shape *sh, plan_facts *f)
     f->n = info.tile_n;
     f->prows = info.padded_rows;
     f->pcols = info.padded_cols;
-    f->predicted_s = info.predicted_seconds;
 }

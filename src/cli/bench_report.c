@@ -27,7 +27,7 @@ static const char *verdict_name(verdict v)
 static const char csv_header[] =
     "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,"
     "verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,"
-    "best_verified,predicted_ms,first_ms,oneshot_ratio,plan_host_ms\n";
+    "best_verified,predicted_ms,first_ms,oneshot_ratio,plan_host_ms,dims,axes,passes\n";
 
 const char *bench_mode_name(bench_mode m)
 {
@@ -53,8 +53,15 @@ static void print_brute(const bench *b, const shape_result *r)
 static void print_shape(const bench *b, const shape_result *r)
 {
     const plan_facts *f = &r->facts;
-    printf("%zu x %zu  seq %s  m=%zu n=%zu  padded %zu x %zu  %.3f ms", r->sh.rows,
-           r->sh.cols, f->sequence, f->m, f->n, f->prows, f->pcols, 1e3 * r->time_s);
+    char name[256];
+    bench_shape_name(&r->sh, name, sizeof name);
+    printf("%s", name);
+    if (!r->sh.rows)
+        printf("  passes %u  stages %u", f->passes, f->stages);
+    if (f->prows) /* one 2-D transposition */
+        printf("  seq %s  m=%zu n=%zu  padded %zu x %zu", f->sequence, f->m, f->n, f->prows,
+               f->pcols);
+    printf("  %.3f ms", 1e3 * r->time_s);
     if (b->a->mode == MODE_SINGLE)
         printf(" (device %.3f ms)", 1e3 * r->device_s);
     if (b->a->mode == MODE_ONESHOT)
@@ -76,9 +83,14 @@ static void write_csv_row(const bench *b, const shape_result *r)
 {
     const plan_facts *f = &r->facts;
     FILE *c = b->csv;
-    fprintf(c, "%zu,%zu,%zu,%s,%zu,%zu,%zu,%zu,%.6f,%.4f,%.4f,%.6f,%s,", r->sh.rows,
-            r->sh.cols, b->a->elem, f->sequence, f->m, f->n, f->prows, f->pcols,
-            1e3 * r->time_s, r->gbs, r->copy_gbs, r->ratio, verdict_name(r->check));
+    char name[256];
+    if (r->sh.rows)
+        fprintf(c, "%zu,%zu,", r->sh.rows, r->sh.cols);
+    else
+        fprintf(c, ",,"); /* no rows and columns: another permutation */
+    fprintf(c, "%zu,%s,%zu,%zu,%zu,%zu,%.6f,%.4f,%.4f,%.6f,%s,", b->a->elem, f->sequence, f->m,
+            f->n, f->prows, f->pcols, 1e3 * r->time_s, r->gbs, r->copy_gbs, r->ratio,
+            verdict_name(r->check));
     for (unsigned i = 0; i < r->num_stages; i++)
         fprintf(c, "%s%.6f", i ? ";" : "", 1e3 * r->stage_s[i]);
     fprintf(c, ",%s,%.6f,", bench_mode_name(b->a->mode), 1e3 * r->device_s);
@@ -90,10 +102,16 @@ static void write_csv_row(const bench *b, const shape_result *r)
         fprintf(c, ",,,,,,");
     fprintf(c, "%.6f,", 1e3 * f->predicted_s);
     if (b->a->mode == MODE_ONESHOT)
-        fprintf(c, "%.6f,%.6f,%.6f\n", 1e3 * r->first_s, oneshot_ratio(r),
+        fprintf(c, "%.6f,%.6f,%.6f,", 1e3 * r->first_s, oneshot_ratio(r),
                 1e3 * r->plan_host_s);
     else
-        fprintf(c, ",,\n");
+        fprintf(c, ",,,");
+    /* DIMS and AXES apart, AXES ';'-joined: no commas inside a field, so
+     * that readers need no quoting (tuning/model_calib.c splits on ',') */
+    plan_text_format_permutation(&r->sh.nd, name, sizeof name);
+    for (char *at = strchr(name, ':'); at && *at; at++)
+        *at = *at == ':' ? ',' : *at == ',' ? ';' : *at;
+    fprintf(c, "%s,%u\n", name, f->passes);
     fflush(c); /* a run cut by a time limit keeps the rows it measured */
 }
 

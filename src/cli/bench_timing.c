@@ -8,7 +8,7 @@
 
 double bench_gbs(const shape *sh, size_t elem, double seconds)
 {
-    const double bytes = (double)sh->rows * (double)sh->cols * (double)elem;
+    const double bytes = (double)sh->count * (double)elem;
     return seconds > 0 ? 2 * bytes / seconds / 1e9 : 0;
 }
 
@@ -35,9 +35,7 @@ int bench_timed_run(const bench *b, const shape *sh, const shape_bufs *bf, clipt
         return 0;
     t0 = util_now_seconds();
     bench_options(b->a, &o);
-    if (!plan && !bench_check(e, "clipt_plan_create",
-                              clipt_plan_create(b->s.cx, sh->rows, sh->cols, b->a->elem, &o,
-                                                &plan)))
+    if (!plan && !bench_check(e, "clipt_plan_create_permute", bench_plan_create(b, sh, &o, &plan)))
         goto cleanup;
     if (!bench_check(e, "clipt_enqueue",
                      clipt_enqueue(plan, b->s.cl.queue, bf->work, 0, 0, NULL, &done)) ||
@@ -56,24 +54,42 @@ cleanup:
     return ok;
 }
 
+/* Where the first wrong element is: "row R, column C of the transpose", or
+ * "element K of the result" for another permutation. */
+static void where_wrong(const shape *sh, size_t first, char *buf, size_t len)
+{
+    if (sh->rows)
+        snprintf(buf, len, "row %zu, column %zu of the transpose", first / sh->rows,
+                 first % sh->rows);
+    else
+        snprintf(buf, len, "element %zu of the result", first);
+}
+
 int bench_verify(bench *b, const shape *sh, const shape_bufs *bf, const plan_facts *plan,
                  const char *which, verdict *out, bench_error *e)
 {
+    const plan_text_permutation *p = &sh->nd;
     size_t first = 0, wrong;
+    char name[256], where[96];
     if (!bench_ensure_readback(b, bf->bytes, e) ||
         !bench_check(e, "reading the result back",
                      clEnqueueReadBuffer(b->s.cl.queue, bf->work, CL_TRUE, 0, bf->bytes,
                                          b->readback, 0, NULL, NULL)))
         return 0;
-    wrong = hostmat_compare_transposed(b->readback, b->pattern, sh->rows, sh->cols,
-                                       b->a->elem, b->threads, &first);
+    /* a matrix: the cache-blocked check; any other permutation: walked */
+    wrong = sh->rows ? hostmat_compare_transposed(b->readback, b->pattern, sh->rows, sh->cols,
+                                                  b->a->elem, b->threads, &first)
+                     : hostmat_compare_permuted(b->readback, b->pattern, p->ndim, p->dims,
+                                                p->perm, b->a->elem, b->threads, &first);
     *out = wrong ? WRONG : CORRECT;
-    if (wrong)
-        fprintf(stderr, "clipt bench: WRONG RESULT for %zu x %zu (%zu-byte elements, %s "
-                "plan: sequence %s m=%zu n=%zu): %zu of %zu elements differ, first at "
-                "row %zu, column %zu of the transpose\n", sh->rows, sh->cols, b->a->elem,
-                which, plan->sequence, plan->m, plan->n, wrong, sh->rows * sh->cols,
-                first / sh->rows, first % sh->rows);
+    if (wrong) {
+        bench_shape_name(sh, name, sizeof name);
+        where_wrong(sh, first, where, sizeof where);
+        fprintf(stderr, "clipt bench: WRONG RESULT for %s (%zu-byte elements, %s "
+                "plan: sequence %s m=%zu n=%zu, %u passes): %zu of %zu elements differ, "
+                "first at %s\n", name, b->a->elem, which, plan->sequence, plan->m, plan->n,
+                plan->passes, wrong, sh->count, where);
+    }
     return 1;
 }
 

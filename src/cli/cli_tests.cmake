@@ -1,7 +1,8 @@
 # Checks of the clipt tool's exit statuses and output, run by ctest as
 #   cmake -DCLIPT=<path to clipt>
-#         -DGROUP=<usage|sequences|bench|transpose|installed>
+#         -DGROUP=<usage|sequences|bench|bench_nd|transpose|installed>
 #         [-DOUTDIR=<writable directory>] [-DSOURCE_DIR=<source tree>]
+#         [-DPERMUTE_BENCH=<clipt_permute_bench, for bench_nd>]
 #         [-DBUILD_DIR=<build tree, for installed>] -P cli_tests.cmake
 # Each case runs the tool once and compares its exit status (and, where
 # given, a regular expression on its stdout+stderr).
@@ -16,6 +17,21 @@ function(expect want_rc regex)
     message(SEND_ERROR "clipt ${shown}: output does not match '${regex}'\n${out}")
   else()
     message(STATUS "ok: clipt ${shown} -> ${rc}")
+  endif()
+endfunction()
+
+# The file at `path` (written by the case before) matches `regex`; `what`
+# says what it should hold.
+function(expect_file path regex what)
+  if(NOT EXISTS "${path}")
+    message(SEND_ERROR "no ${path} was written")
+    return()
+  endif()
+  file(READ "${path}" content)
+  if(NOT content MATCHES "${regex}")
+    message(SEND_ERROR "${path} is not ${what}:\n${content}")
+  else()
+    message(STATUS "ok: ${path} is ${what}")
   endif()
 endfunction()
 
@@ -155,18 +171,9 @@ elseif(GROUP STREQUAL "bench")
   file(REMOVE "${csv}")
   expect(0 "${summary} 2/2" bench --random general --count 2 --seed 7 --max-dim 400
          --repeat 2 --csv ${csv})
-  set(header "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,best_verified,predicted_ms,first_ms,oneshot_ratio,plan_host_ms")
-  set(row "[0-9]+,[0-9]+,4,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,,${num},,,")
-  if(NOT EXISTS "${csv}")
-    message(SEND_ERROR "clipt bench --csv wrote no ${csv}")
-  else()
-    file(READ "${csv}" content)
-    if(NOT content MATCHES "^${header}\n${row}\n${row}\n$")
-      message(SEND_ERROR "${csv} is not a header and two rows:\n${content}")
-    else()
-      message(STATUS "ok: ${csv} has the header and two rows")
-    endif()
-  endif()
+  set(header "rows,cols,elem,sequence,m,n,padded_rows,padded_cols,time_ms,gbs,copy_gbs,ratio,verified,stages_ms,mode,device_ms,best_gbs,best_sequence,best_m,best_n,auto_best,best_verified,predicted_ms,first_ms,oneshot_ratio,plan_host_ms,dims,axes,passes")
+  set(row "[0-9]+,[0-9]+,4,[0-9.]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,${num},${num},${num},${num},yes,[0-9.;]+,repeated,${num},,,,,,,${num},,,,[0-9]+x[0-9]+,1;0,1")
+  expect_file("${csv}" "^${header}\n${row}\n${row}\n$" "a header and two rows")
   # a shapes file: comments, blank lines; a single row is skipped
   file(WRITE "${OUTDIR}/bench_shapes.txt" "# rows cols\n64 48\n\n  100 60   # comment\n1 50\n")
   expect(0 "2 shapes measured, 1 skipped, 0 failed\n${summary} 2/2"
@@ -182,8 +189,8 @@ elseif(GROUP STREQUAL "bench")
   expect(0 "png: " bench --random general --count 3 --max-dim 300 --repeat 1
          --png ${OUTDIR}/bench_test.png)
   # usage errors
-  expect(2 "give --shapes FILE or --random" bench)
-  expect(2 "expected general or skinny" bench --random normal)
+  expect(2 "give --shapes FILE, --random general\\|skinny\\|tensor or --permute" bench)
+  expect(2 "expected general, skinny or tensor" bench --random normal)
   expect(2 "exclude each other" bench --random general --shapes ${OUTDIR}/bench_shapes.txt)
   file(WRITE "${OUTDIR}/bench_bad.txt" "64 48\n12 x\n")
   expect(2 "bench_bad.txt:2: expected" bench --shapes ${OUTDIR}/bench_bad.txt)
@@ -217,6 +224,8 @@ elseif(GROUP STREQUAL "bench")
          bench --host --rows 360 --cols 240 --sequence 3.2 --queues 1,3 --repeat 2)
   expect(0 "usage: clipt bench --host.*--queues LIST" bench --host --help)
   expect(2 "--queues: expected a comma-separated list" bench --host --queues 1,65)
+elseif(GROUP STREQUAL "bench_nd")
+  include(${CMAKE_CURRENT_LIST_DIR}/cli_bench_nd_tests.cmake)
 elseif(GROUP STREQUAL "transpose")
   include(${CMAKE_CURRENT_LIST_DIR}/cli_transpose_tests.cmake)
 elseif(GROUP STREQUAL "installed")

@@ -1,7 +1,9 @@
 /* clipt bench: throughput of automatic plans over a set of shapes, next to
  * the device's copy bandwidth, as in the evaluations of Gómez-Luna et al.
  * (TPDS 2016, Figs. 12-16) and Sung et al. (PPoPP 2014): the random
- * "general" and "skinny" (AoS <-> SoA) sets, or shapes from a file.
+ * "general" and "skinny" (AoS <-> SoA) sets, shapes from a file, and axis
+ * permutations (--permute, the random "tensor" set after TTLG's
+ * evaluation), the matrix being their 2-D case.
  *
  * Per shape: one automatic plan (its facts from clipt_plan_query),
  * a work buffer and a pristine copy on the device, --repeat timed runs each
@@ -23,16 +25,20 @@ typedef enum { SHAPE_MEASURED, SHAPE_SKIPPED, SHAPE_FAILED } shape_outcome;
 
 static shape_outcome skip_unplannable(const shape *sh, clipt_status st)
 {
-    fprintf(stderr, "clipt bench: skipping %zu x %zu: %s\n", sh->rows, sh->cols,
-            clipt_status_string(st));
+    char name[256];
+    bench_shape_name(sh, name, sizeof name);
+    fprintf(stderr, "clipt bench: skipping %s: %s\n", name, clipt_status_string(st));
     return SHAPE_SKIPPED;
 }
 
-/* A vector's transpose has the same bytes: no stage runs, no time to rate. */
-static shape_outcome skip_vector(const shape *sh)
+/* A vector's transpose, or a permutation that is the identity once axes of
+ * 1 are dropped, has the same bytes: no stage runs, no time to rate. */
+static shape_outcome skip_still(const shape *sh)
 {
-    fprintf(stderr, "clipt bench: skipping %zu x %zu: a single row or column, nothing "
-            "moves\n", sh->rows, sh->cols);
+    char name[256];
+    bench_shape_name(sh, name, sizeof name);
+    fprintf(stderr, "clipt bench: skipping %s: %s, nothing moves\n", name,
+            sh->rows ? "a single row or column" : "the identity without axes of 1");
     return SHAPE_SKIPPED;
 }
 
@@ -55,23 +61,25 @@ static shape_outcome bench_shape(bench *b, const shape *sh, shape_result *r)
 {
     clipt_plan plan = NULL;
     clipt_plan_options o;
-    shape_bufs bf = {NULL, NULL, sh->rows * sh->cols * b->a->elem, 0};
+    shape_bufs bf = {NULL, NULL, sh->count * b->a->elem, 0};
     bench_error e = {NULL, CLIPT_SUCCESS};
     shape_outcome out = SHAPE_FAILED;
     clipt_status st;
     memset(r, 0, sizeof *r);
     r->sh = *sh;
-    if (sh->rows == 1 || sh->cols == 1)
-        return skip_vector(sh);
     /* the automatic plan tells the buffer size and builds the programs
      * (so single mode's plans find them in the context's cache) */
     bench_options(b->a, &o);
-    st = clipt_plan_create(b->s.cx, sh->rows, sh->cols, b->a->elem, &o, &plan);
+    st = bench_plan_create(b, sh, &o, &plan);
     if (st == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS || st == CLIPT_ERROR_SHAPE_OVERFLOW)
         return skip_unplannable(sh, st);
-    if (!bench_check(&e, "clipt_plan_create", st))
+    if (!bench_check(&e, "clipt_plan_create_permute", st))
         goto cleanup;
     bench_plan_facts(plan, sh, &r->facts);
+    if (r->facts.stages == 0) {
+        clipt_plan_release(plan);
+        return skip_still(sh);
+    }
     bf.buffer_bytes = clipt_plan_buffer_size(plan);
     if (b->a->brute_force) {
         const size_t room = bench_brute_buffer_bytes(b, sh);
@@ -89,8 +97,9 @@ static shape_outcome bench_shape(bench *b, const shape *sh, shape_result *r)
         out = SHAPE_MEASURED;
 cleanup:
     if (out == SHAPE_FAILED) {
-        char what[160];
-        snprintf(what, sizeof what, "%zu x %zu: %s", sh->rows, sh->cols, e.what);
+        char what[384], name[256];
+        bench_shape_name(sh, name, sizeof name);
+        snprintf(what, sizeof what, "%s: %s", name, e.what);
         cli_report(cli_cmd_bench.name, b->s.cx, what, e.st);
     }
     bench_release_buffers(&bf);
@@ -139,11 +148,10 @@ static void free_bench(bench *b)
 
 static const char *set_name(const bench_args *a)
 {
+    static const char *const names[] = {"permute", "general", "skinny", "tensor"};
     const char *slash;
-    if (a->set == SET_GENERAL)
-        return "general";
-    if (a->set == SET_SKINNY)
-        return "skinny";
+    if (!a->shapes_file)
+        return names[a->set]; /* SET_NONE: --permute */
     slash = strrchr(a->shapes_file, '/');
     return slash ? slash + 1 : a->shapes_file;
 }
@@ -158,9 +166,9 @@ static void print_header(const bench *b, size_t shapes)
 {
     printf("device: %s (%s)\n", b->s.cl.device_name, b->s.cl.platform_name);
     printf("set: %s", b->set_name);
-    if (!b->a->shapes_file)
+    if (b->a->set != SET_NONE)
         printf(" (seed %llu%s)", (unsigned long long)b->a->seed,
-               b->a->max_dim ? ", --max-dim" : "");
+               b->a->max_dim ? ", --max-dim" : b->a->max_bytes ? ", --max-bytes" : "");
     printf(", %zu shapes, %zu-byte elements, %zu run%s per shape, mode %s%s\n", shapes,
            b->a->elem, b->a->repeat, b->a->repeat == 1 ? "" : "s", bench_mode_name(b->a->mode),
            b->a->brute_force ? ", brute force" : "");
@@ -199,16 +207,18 @@ static int recover_session(bench *b, int broken)
 static void run_shapes(bench *b, const shape_list *l)
 {
     shape_result r;
+    char name[256];
     for (size_t i = 0; i < l->n; i++) {
-        fprintf(stderr, "[%zu/%zu] %zux%zu ...\n", i + 1, l->n, l->v[i].rows, l->v[i].cols);
+        bench_shape_name(&l->v[i], name, sizeof name);
+        fprintf(stderr, "[%zu/%zu] %s ...\n", i + 1, l->n, name);
         const int broken = i + 1 == broken_shape();
         switch (broken ? SHAPE_FAILED : bench_shape(b, &l->v[i], &r)) {
         case SHAPE_MEASURED: bench_record(b, &r); break;
         case SHAPE_SKIPPED: b->skipped++; break;
         case SHAPE_FAILED:
             if (broken)
-                fprintf(stderr, "clipt bench: %zu x %zu: failed on purpose "
-                                "(CLIPT_BENCH_BREAK_SHAPE)\n", l->v[i].rows, l->v[i].cols);
+                fprintf(stderr, "clipt bench: %s: failed on purpose "
+                                "(CLIPT_BENCH_BREAK_SHAPE)\n", name);
             b->failed++;
             if (!recover_session(b, broken)) {
                 b->failed += l->n - i - 1; /* the shapes never tried */
@@ -234,9 +244,26 @@ static int open_bench(bench *b, const shape_list *l, char *tmp_csv, size_t len)
     return status;
 }
 
+/* --mode oneshot (clipt_transpose) and --brute-force (forced sequences)
+ * plan matrices only. */
+static int check_matrices(const bench_args *a, const shape_list *l)
+{
+    char name[256];
+    if (a->mode != MODE_ONESHOT && !a->brute_force)
+        return CLI_EXIT_OK;
+    for (size_t i = 0; i < l->n; i++)
+        if (!l->v[i].rows) {
+            bench_shape_name(&l->v[i], name, sizeof name);
+            return cli_usage_error(&cli_cmd_bench, "%s is no matrix: --mode oneshot and "
+                                   "--brute-force time 2-D plans only", name);
+        }
+    return CLI_EXIT_OK;
+}
+
 static int bench_main(int argc, char **argv)
 {
-    bench_args a = {NULL, SET_NONE, 0, 1, 0, 4, 5, NULL, NULL, 0, MODE_REPEATED, 0, 200, NULL, CLIPT_TILE_RULE_AUTO,
+    bench_args a = {NULL, SET_NONE, {NULL, 0, 0}, 0, 1, 0, 0, 0, 4, 5, NULL, NULL, 0,
+                    MODE_REPEATED, 0, 200, NULL, CLIPT_TILE_RULE_AUTO,
                     CLIPT_ALGORITHM_AUTO, CLIPT_PADDING_AUTO};
     shape_list shapes = {NULL, 0, 0};
     bench b;
@@ -246,12 +273,18 @@ static int bench_main(int argc, char **argv)
     if (cli_bench_wants_host(argc, argv))
         return cli_bench_host_main(argc, argv);
     if (!bench_parse_args(&cli_cmd_bench, argc, argv, &a, &status))
-        return status;
+        goto cleanup;
     b.a = &a;
     b.set_name = set_name(&a);
     b.threads = verify_threads();
     if ((status = bench_make_shapes(&cli_cmd_bench, &a, &shapes)) != CLI_EXIT_OK ||
-        (status = open_bench(&b, &shapes, tmp_csv, sizeof tmp_csv)) != CLI_EXIT_OK)
+        (status = check_matrices(&a, &shapes)) != CLI_EXIT_OK)
+        goto cleanup;
+    if (a.list) {
+        bench_print_shapes(&shapes);
+        goto cleanup;
+    }
+    if ((status = open_bench(&b, &shapes, tmp_csv, sizeof tmp_csv)) != CLI_EXIT_OK)
         goto cleanup;
     print_header(&b, shapes.n);
     run_shapes(&b, &shapes);
@@ -268,12 +301,14 @@ cleanup:
     if (tmp_csv[0])
         remove(tmp_csv);
     free(shapes.v);
+    free(a.permute.v);
     free_bench(&b);
     return status;
 }
 
 const cli_command cli_cmd_bench = {
-    "bench", "(--shapes FILE | --random general|skinny) [options]",
+    "bench", "(--shapes FILE | --random general|skinny|tensor | --permute DIMS:AXES) "
+    "[options]",
     "throughput of automatic plans over many shapes, vs copy bandwidth",
     bench_description, bench_main,
 };
