@@ -3,7 +3,7 @@
 # tree, side by side in one run on the device machine.
 # Builds the base (git archive $BASE, default main; or the tarball $MAIN_TGZ
 # when the tree has no git history) into build-wide-main/ (after a merge of
-# this branch into main, run with BASE=2c3ee8f, the main it started from)
+# this branch into main, run with BASE=<main before the merge>)
 # and this tree into build-wide/, then for each shape list runs
 # `clipt bench --repeat 3` with main's build and with this tree's, one
 # after the other on the same shapes, each under its own time limit:
