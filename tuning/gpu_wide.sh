@@ -11,16 +11,20 @@
 #   s1, s2      tuning/shapes.py skinny  --count 40 --seed 20261128 --elem E
 # This tree's runs verify every shape bit-exact; main's skip the check for
 # time (main is verified by its own runs).
-# Writes to $OUT: the shape lists, old_<set>.csv / new_<set>.csv, logs, and
-# summary.txt: per set, median and p10 % of copy old / new over the shapes
-# both measured, and the median throughput of each stage (% of copy) by
-# plan kind (sequence, stage count); everything also in $OUT/all.tgz.
+# Writes the shape lists, old_<set>.csv / new_<set>.csv and logs into
+# $OUT/all.tgz, and summary.txt (also printed) beside it: per set, median
+# and p10 % of copy old / new over the shapes both measured, and the
+# median throughput of each stage (% of copy) by plan kind (sequence,
+# stage count).
 # Usage: [BASE=ref | MAIN_TGZ=main.tgz] [LIMIT=S] tuning/gpu_wide.sh   (< 6 min)
 # (a quick check elsewhere: COUNT=N shapes per list, DIV=D divides every
 # side by D (at least 2 left), e.g. COUNT=3 DIV=10 on PoCL)
 set -uo pipefail
-out=${OUT:-/tmp/clipt-wide}
-mkdir -p "$out"
+# the work in its own folder; $OUT gets summary.txt, gpu.txt, trees.txt and
+# all.tgz only (the device machine returns at most 8 files)
+final=${OUT:-/tmp/clipt-wide}
+mkdir -p "$final"
+out=$(mktemp -d)
 seed=20261128
 limit=${LIMIT:-28}
 here=$PWD
@@ -115,5 +119,6 @@ for name in ["g1", "g2", "s1", "s2", "g4"]:
             print("  %-3s %-4s seq %-4s %d stages, %3d shapes: %s" %
                   (name, tree, seq, k, len(ps), ", ".join(meds)))
 PY
-tar -czf "$out/all.tgz" -C "$out" --exclude=all.tgz . 2>/dev/null
+tar -czf "$final/all.tgz" -C "$out" . 2>/dev/null
+cp "$out/summary.txt" "$out/gpu.txt" "$out/trees.txt" "$final/" 2>/dev/null
 exit $status
