@@ -1,5 +1,5 @@
-/* clipt_context: device profile and tuning, program cache, last failure's
- * detail. */
+/* clipt_context: device profile and tuning, program cache, plan cache,
+ * pool of free kernels and buffers, last failure's detail. */
 #include "internal.h"
 #include "tuning_table.h"
 
@@ -50,6 +50,18 @@ static size_t plan_cache_budget(const clipt_device_profile *d)
     return budget < SIZE_MAX ? (size_t)budget : SIZE_MAX;
 }
 
+/* Device memory the pool's free buffers may hold together (clipt.h,
+ * clipt_context_set_pool_limit): a 64th of the device's, or
+ * CLIPT_POOL_BYTES from the environment (0: no pool; for comparisons). */
+static size_t pool_budget(const clipt_device_profile *d)
+{
+    const char *v = getenv("CLIPT_POOL_BYTES");
+    const cl_ulong budget = d->global_mem_bytes / 64;
+    if (v && *v)
+        return (size_t)strtoull(v, NULL, 10);
+    return budget < SIZE_MAX ? (size_t)budget : SIZE_MAX;
+}
+
 clipt_status clipt_context_create(cl_context ctx, cl_device_id dev,
                                   clipt_context *out)
 {
@@ -75,8 +87,14 @@ clipt_status clipt_context_create(cl_context ctx, cl_device_id dev,
         clipt_cache_destroy(&c->cache);
         goto fail;
     }
+    if ((status = clipt_pool_init(&c->pool, pool_budget(&c->profile))) != CLIPT_SUCCESS) {
+        clipt_detail_destroy(&c->detail);
+        clipt_cache_destroy(&c->cache);
+        goto fail;
+    }
     if ((status = clipt_plan_cache_init(&c->plans, plan_cache_budget(&c->profile))) !=
         CLIPT_SUCCESS) {
+        clipt_pool_destroy(&c->pool);
         clipt_detail_destroy(&c->detail);
         clipt_cache_destroy(&c->cache);
         goto fail;
@@ -86,6 +104,7 @@ clipt_status clipt_context_create(cl_context ctx, cl_device_id dev,
         clReleaseContext(ctx);
     if (status != CL_SUCCESS) {
         clipt_plan_cache_destroy(&c->plans);
+        clipt_pool_destroy(&c->pool);
         clipt_detail_destroy(&c->detail);
         clipt_cache_destroy(&c->cache);
         goto fail;
@@ -108,6 +127,7 @@ void clipt_context_release(clipt_context c)
     if (!c || atomic_fetch_sub(&c->refs, 1) != 1)
         return;
     clipt_plan_cache_destroy(&c->plans); /* its plans hold no reference */
+    clipt_pool_destroy(&c->pool);        /* after the plans' give-backs */
     clipt_cache_destroy(&c->cache);
     clipt_detail_destroy(&c->detail);
     clReleaseDevice(c->device);
@@ -131,6 +151,14 @@ clipt_status clipt_context_describe(clipt_context c, char *buf, size_t len)
 
 void clipt_context_plan_cache_clear(clipt_context c)
 {
+    if (!c)
+        return;
+    clipt_plan_cache_clear(&c->plans);
+    clipt_pool_clear(&c->pool); /* after the plans' give-backs */
+}
+
+void clipt_context_set_pool_limit(clipt_context c, size_t max_bytes)
+{
     if (c)
-        clipt_plan_cache_clear(&c->plans);
+        clipt_pool_set_cap(&c->pool, max_bytes);
 }

@@ -40,6 +40,28 @@ static double run_sectors(size_t at, size_t len, size_t g, size_t sector)
     return 1.0 + (double)g * (double)crossing / (double)sector;
 }
 
+/* The sector boundaries that q runs of `len` bytes cross together, run e
+ * starting at start + e * step plus a random multiple of g (g divides
+ * sector): run_sectors' crossings summed.  They depend on the start modulo
+ * g only, which repeats every g / gcd(g, step) runs, so one period is
+ * counted (the CPU kernels' walks take whole super-elements: q can be
+ * thousands, and a plan prices dozens of candidates). */
+static uint64_t runs_crossings(size_t q, size_t step, size_t start, size_t len, size_t g)
+{
+    const size_t period = g / clipt_gcd(g, step % g);
+    const size_t full = q / period, rest = q % period;
+    uint64_t one = 0, part = 0;
+    size_t at = start % g;
+    for (size_t e = 0; e < period && e < q; e++) {
+        const uint64_t crossing = at == 0 ? (len - 1) / g : (len - 1 + at) / g;
+        one += crossing;
+        if (e < rest)
+            part += crossing;
+        at = (at + step % g) % g;
+    }
+    return (uint64_t)full * one + part;
+}
+
 /* The used share of the sector bytes a segment walk touches: super-elements
  * of s elements sit at random positions (so at random multiples of
  * gcd(s * elem, sector) bytes); their W = s / q work-items each take q
@@ -56,10 +78,12 @@ static double walk_sector_eff(uint64_t s, size_t elem, size_t q, size_t warp, si
     for (size_t k = 0; k < phases; k += stride)
         for (size_t t = k * G, end = k * G + warp; t < end;) {
             const size_t w0 = t % W, run = min_size(W - w0, end - t);
-            for (size_t e = 0; e < q; e++) {
-                used += (double)(run * elem);
-                touched += run_sectors((e * W + w0) * elem, run * elem, g, sector);
-            }
+            /* q runs, run_sectors each: 1 + g * crossings / sector */
+            used += (double)q * (double)(run * elem);
+            touched += (double)q + (double)g *
+                                       (double)runs_crossings(q, W * elem, w0 * elem,
+                                                              run * elem, g) /
+                                       (double)sector;
             t += run;
         }
     return touched > 0 ? used / ((double)sector * touched) : 1.0;

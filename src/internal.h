@@ -7,6 +7,7 @@
 #include "device.h"
 #include "loader.h"
 #include "plan_cache.h"
+#include "pool.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -21,6 +22,7 @@ struct clipt_context_s {
     clipt_device_profile profile;
     clipt_program_cache cache;
     clipt_plan_cache plans;      /* the one-shot calls' plans */
+    clipt_pool pool;             /* released plans' kernels and buffers */
     clipt_detail detail;         /* last failure's detail */
     /* Kernels index a region of fewer elements than this with 32-bit
      * arithmetic (SMALL_INDEX=1), larger ones with 64-bit only.  Always

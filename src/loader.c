@@ -442,21 +442,51 @@ static clipt_status cached_program(clipt_context c, const char *file,
     return status;
 }
 
-clipt_status clipt_loader_kernel(clipt_context c, const char *file,
-                                 const char *options, const char *kernel_name,
-                                 cl_kernel *out)
+/* The limits of a new kernel k of program, noted in the pool for the
+ * next ones (pool.h: a kernel that has run cannot be asked). */
+static cl_int query_info(clipt_context c, cl_program program, const char *name, cl_kernel k,
+                         clipt_kernel_info *info)
+{
+    cl_ulong local_used = 0;
+    cl_int err = clGetKernelWorkGroupInfo(k, c->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                          sizeof info->wg_limit, &info->wg_limit, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetKernelWorkGroupInfo(k, c->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                       sizeof local_used, &local_used, NULL);
+    info->own_local = (size_t)local_used;
+    if (err == CL_SUCCESS)
+        clipt_pool_note_kernel(&c->pool, program, name, info);
+    return err;
+}
+
+clipt_status clipt_loader_kernel_info(clipt_context c, const char *file, const char *options,
+                                      const char *kernel_name, cl_kernel *out,
+                                      clipt_kernel_info *info)
 {
     cl_program program = NULL;
     const char *path = file;
     cl_int err;
+    int known = 0;
     clipt_status status = cached_program(c, file, options, &program, &path);
+    *out = NULL;
     if (status != CLIPT_SUCCESS)
         return status;
-    *out = clCreateKernel(program, kernel_name, &err);
+    err = clipt_pool_take_kernel(&c->pool, program, kernel_name, out, info, &known);
+    if (err == CL_SUCCESS && !known && (err = query_info(c, program, kernel_name, *out, info))) {
+        clReleaseKernel(*out);
+        *out = NULL;
+    }
     if (err != CL_INVALID_KERNEL_NAME)
         return err;
     /* the file built but lacks the kernel: an empty or modified copy */
     clipt_detail_set(&c->detail, "%s (options \"%s\") built, but defines no kernel %s: an "
                      "empty or modified kernel file?", path, options, kernel_name);
     return CLIPT_ERROR_KERNEL_BUILD;
+}
+
+clipt_status clipt_loader_kernel(clipt_context c, const char *file, const char *options,
+                                 const char *kernel_name, cl_kernel *out)
+{
+    clipt_kernel_info info;
+    return clipt_loader_kernel_info(c, file, options, kernel_name, out, &info);
 }

@@ -5,6 +5,7 @@
 #define CLIPT_LOADER_H
 
 #include "clipt.h"
+#include "pool.h"
 
 #include <pthread.h>
 
@@ -34,8 +35,11 @@ void clipt_cache_visit(clipt_program_cache *cache,
                        void (*visit)(const char *file, const char *options, void *user),
                        void *user);
 
-/* Creates a new kernel object `kernel_name` from `file` built with
- * `options`, building the program on first use.  The caller owns *out.
+/* A kernel object `kernel_name` from `file` built with `options`,
+ * building the program on first use: a free one of the context's pool
+ * (pool.h), else a new one.  The caller owns *out (its arguments as a
+ * previous owner left them) and gives it back with clipt_pool_put_kernel
+ * or releases it.
  * Errors: CLIPT_ERROR_KERNEL_NOT_FOUND (detail: the paths searched),
  * CLIPT_ERROR_KERNEL_BUILD (detail: the build log, or the file's path when
  * it built but has no such kernel), CLIPT_ERROR_OUT_OF_HOST_MEMORY (also
@@ -43,6 +47,12 @@ void clipt_cache_visit(clipt_program_cache *cache,
 clipt_status clipt_loader_kernel(clipt_context c, const char *file,
                                  const char *options, const char *kernel_name,
                                  cl_kernel *out);
+
+/* The same, with its work-group limit and its own __local bytes in *info
+ * (as the kernel reported them when new: see pool.h). */
+clipt_status clipt_loader_kernel_info(clipt_context c, const char *file, const char *options,
+                                      const char *kernel_name, cl_kernel *out,
+                                      clipt_kernel_info *info);
 
 /* Reads the whole kernel file `file` from the first directory of the search
  * order that has it, each `#include "name"` line replaced by the text of

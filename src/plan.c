@@ -102,14 +102,18 @@ static clipt_status check_device_memory(clipt_plan p)
     return CLIPT_SUCCESS;
 }
 
+/* The scratch buffer and the padded tail, from the context's pool (their
+ * contents undefined: stages zero what they need before each launch). */
 static clipt_status allocate_scratch(clipt_plan p)
 {
+    clipt_pool *pool = &p->ctx->pool;
     cl_int err = CL_SUCCESS;
     if (p->scratch_bytes)
-        p->scratch = clCreateBuffer(p->ctx->cl_ctx, CL_MEM_READ_WRITE, p->scratch_bytes, NULL,
-                                    &err);
+        err = clipt_pool_take_buffer(pool, p->ctx->cl_ctx, p->scratch_bytes,
+                                     CL_MEM_READ_WRITE, &p->scratch);
     if (err == CL_SUCCESS && p->tail_bytes)
-        p->tail = clCreateBuffer(p->ctx->cl_ctx, CL_MEM_READ_WRITE, p->tail_bytes, NULL, &err);
+        err = clipt_pool_take_buffer(pool, p->ctx->cl_ctx, p->tail_bytes, CL_MEM_READ_WRITE,
+                                     &p->tail);
     return err;
 }
 
@@ -340,13 +344,16 @@ void clipt_plan_release(clipt_plan p)
 {
     if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
         return;
-    for (unsigned i = 0; i < p->num_stages; i++)
+    /* kernels and buffers go back to the context's pool; the buffers are
+     * taken again only after the plan's last run (every stage of it waits
+     * for the one before) has settled, on whichever queue it ran */
+    for (unsigned i = 0; i < p->num_stages; i++) {
+        p->stages[i].retire = p->last;
         clipt_stage_release(&p->stages[i]);
-    clipt_plan_release(p->unwidened);
-    if (p->scratch)
-        clReleaseMemObject(p->scratch);
-    if (p->tail)
-        clReleaseMemObject(p->tail);
+    }
+    clipt_plan_release(p->unwidened); /* its runs are in p->last too */
+    clipt_pool_put_buffer(&p->ctx->pool, p->scratch, 1, &p->last);
+    clipt_pool_put_buffer(&p->ctx->pool, p->tail, 1, &p->last);
     if (p->last)
         clReleaseEvent(p->last);
     clipt_plan_drop_events(p);

@@ -41,25 +41,15 @@ int clipt_small_index(clipt_context c, uint64_t count)
 clipt_status clipt_make_kernel(clipt_context c, const clipt_stage *st, const char *name,
                                cl_kernel *out, size_t *wg_limit, size_t *own_local)
 {
-    cl_ulong local_used = 0;
     char options[sizeof st->options + 16];
+    clipt_kernel_info info = {0, 0};
     clipt_status status;
     /* a split region (room-less padding) is the one option every family
      * shares: added here rather than by each */
     snprintf(options, sizeof options, "%s%s", st->options, st->spec.split ? " -DSPLIT=1" : "");
-    status = clipt_loader_kernel(c, st->family->file, options, name, out);
-    if (status != CLIPT_SUCCESS)
-        return status;
-    status = clGetKernelWorkGroupInfo(*out, c->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                      sizeof *wg_limit, wg_limit, NULL);
-    if (status == CL_SUCCESS)
-        status = clGetKernelWorkGroupInfo(*out, c->device, CL_KERNEL_LOCAL_MEM_SIZE,
-                                          sizeof local_used, &local_used, NULL);
-    *own_local = (size_t)local_used;
-    if (status != CL_SUCCESS) {
-        clReleaseKernel(*out);
-        *out = NULL;
-    }
+    status = clipt_loader_kernel_info(c, st->family->file, options, name, out, &info);
+    *wg_limit = info.wg_limit;
+    *own_local = info.own_local;
     return status;
 }
 

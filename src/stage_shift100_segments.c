@@ -1,6 +1,8 @@
 /* 100!/0100!/1000! along cycle segments cut on the host at plan creation
  * (cl/shift100_segments.cl, src/cycles.c): one launch saves each segment's
- * head, a second walks every segment independently.  No flags. */
+ * head, a second walks every segment independently.  No flags.  The
+ * segment tables are buffers of the context's pool, written at the plan's
+ * first run from the stage's host copy. */
 #include "stage_kernel.h"
 #include "cycles.h"
 #include "factor.h"
@@ -32,27 +34,76 @@ static const clipt_kernel_decl kernels[] = {
     {"walk_segments_loops", shift100_segments_arg_decls,
      CLIPT_COUNT_OF(shift100_segments_arg_decls)}};
 
-static clipt_status make_table(clipt_context c, const void *data, size_t bytes, cl_mem *out)
+/* A table of `bytes` from the context's pool (written at the first run). */
+static clipt_status take_table(clipt_context c, size_t bytes, cl_mem *out)
 {
-    cl_int err;
-    *out = clCreateBuffer(c->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                          bytes ? bytes : 4, (void *)(uintptr_t)data, &err);
+    return clipt_pool_take_buffer(&c->pool, c->cl_ctx, bytes ? bytes : 4, CL_MEM_READ_ONLY,
+                                  out);
+}
+
+/* The tables' writes, ahead of the plan's first stage, each after the one
+ * before (the queue may run out of order): the last one's event tells
+ * that all are done.  The tables come from the pool, filled by no one, so
+ * they are written rather than made with CL_MEM_COPY_HOST_PTR; and a write
+ * at the head of the run blocks nothing (NVIDIA's runtime moved a
+ * CL_MEM_COPY_HOST_PTR buffer at its first use, inside that launch, after
+ * the work queued before it: docs/performance.md, issue 13).  After a
+ * failure the next run writes them all again. */
+static clipt_status upload(clipt_stage *st, cl_command_queue q)
+{
+    clipt_segments_state *g = &st->f.segments;
+    const clipt_segments *h = g->host;
+    const cl_mem tables[3] = {g->start, g->length, g->slot};
+    const void *data[3] = {h->start, h->length, h->slot};
+    const size_t bytes[3] = {h->count * sizeof *h->start, h->count * sizeof *h->length,
+                             h->count * sizeof *h->slot};
+    cl_int err = CL_SUCCESS;
+    for (int i = 0; i < 3 && err == CL_SUCCESS; i++) {
+        cl_event e = NULL;
+        if (bytes[i] == 0)
+            continue;
+        err = clEnqueueWriteBuffer(q, tables[i], CL_FALSE, 0, bytes[i], data[i],
+                                   g->writing ? 1 : 0, g->writing ? &g->writing : NULL, &e);
+        if (err != CL_SUCCESS)
+            break;
+        if (g->writing)
+            clReleaseEvent(g->writing);
+        g->writing = e;
+    }
+    if (err == CL_SUCCESS && g->writing) {
+        clRetainEvent(g->writing);
+        st->uploaded = g->writing;
+    }
     return err;
 }
 
-/* The tables' move to the device, ahead of the plan's first stage.  A
- * buffer made with CL_MEM_COPY_HOST_PTR holds the host data from its
- * creation, but NVIDIA's runtime moves it to the device at its first use,
- * inside that launch, after the work queued before it: the caller's first
- * clipt_enqueue then blocked until the earlier stages had run
- * (docs/performance.md, issue 13).  Moved explicitly at the head of the
- * run, it blocks nothing. */
-static clipt_status upload(clipt_stage *st, cl_command_queue q)
+static void CL_CALLBACK free_host(cl_event e, cl_int state, void *host)
 {
-    const clipt_segments_state *g = &st->f.segments;
-    const cl_mem tables[3] = {g->start, g->length, g->slot};
-    return clEnqueueMigrateMemObjects(q, 3, tables, 0 /* to q's device, contents kept */, 0,
-                                      NULL, &st->uploaded);
+    (void)e;
+    (void)state;
+    clipt_segments_free(host);
+    free(host);
+}
+
+/* Frees the host copy of the tables once no write reads it: now, or when
+ * the last write settles (a callback; waited for if none can be set). */
+static void drop_host(clipt_segments_state *g)
+{
+    cl_int state = CL_COMPLETE;
+    if (!g->host)
+        return;
+    if (g->writing)
+        clGetEventInfo(g->writing, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state,
+                       NULL);
+    if (state > CL_COMPLETE) {
+        if (clSetEventCallback(g->writing, CL_COMPLETE, free_host, g->host) == CL_SUCCESS) {
+            g->host = NULL;
+            return;
+        }
+        clWaitForEvents(1, &g->writing);
+    }
+    free_host(NULL, CL_COMPLETE, g->host);
+    g->host = NULL;
 }
 
 /* Bytes of one segment's descriptor (start, length, slot). */
@@ -169,9 +220,15 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
              "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=%u -DSMALL_INDEX=%d",
              clipt_elem_type_name(elem), q, t->walk_unroll,
              clipt_small_index(c, sp->a * sp->b));
-    if ((status = make_table(c, segs.start, segs.count * sizeof *segs.start, &g->start)) ||
-        (status = make_table(c, segs.length, segs.count * sizeof *segs.length, &g->length)) ||
-        (status = make_table(c, segs.slot, segs.count * sizeof *segs.slot, &g->slot)))
+    if (!(g->host = malloc(sizeof *g->host))) {
+        status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+        goto done;
+    }
+    *g->host = segs; /* the stage's now (drop_host) */
+    memset(&segs, 0, sizeof segs);
+    if ((status = take_table(c, g->count * sizeof *g->host->start, &g->start)) ||
+        (status = take_table(c, g->count * sizeof *g->host->length, &g->length)) ||
+        (status = take_table(c, g->count * sizeof *g->host->slot, &g->slot)))
         goto done;
     st->aux_bytes = g->count * DESCRIPTOR_BYTES;
     if ((status = clipt_make_kernel(c, st, pair[1].name, &g->walk, &wg_limit,
@@ -236,21 +293,26 @@ static int describe(const clipt_stage *st, char *buf, size_t len)
                     g->count, g->len, g->saved, st->aux_bytes);
 }
 
+/* The tables go back to the pool, free once the plan's last run and their
+ * writes have settled. */
 static void release(clipt_stage *st)
 {
     clipt_segments_state *g = &st->f.segments;
     cl_mem *mems[3] = {&g->start, &g->length, &g->slot};
+    const cl_event after[2] = {st->retire, g->writing};
     if (st->uploaded)
         clReleaseEvent(st->uploaded);
     st->uploaded = NULL;
-    if (g->walk)
-        clReleaseKernel(g->walk);
+    clipt_pool_put_kernel(&st->ctx->pool, g->walk);
     g->walk = NULL;
     for (int i = 0; i < 3; i++) {
-        if (*mems[i])
-            clReleaseMemObject(*mems[i]);
+        clipt_pool_put_buffer(&st->ctx->pool, *mems[i], 2, after);
         *mems[i] = NULL;
     }
+    drop_host(g);
+    if (g->writing)
+        clReleaseEvent(g->writing);
+    g->writing = NULL;
 }
 
 const clipt_family clipt_family_shift100_segments = {

@@ -35,6 +35,7 @@ static clipt_status try_family(clipt_context c, const clipt_stage_spec *spec,
     const unsigned unit = st->unit;
     clipt_status status;
     memset(st, 0, sizeof *st);
+    st->ctx = c;
     st->spec = *spec;
     st->unit = unit;
     st->elem = elem;
@@ -92,6 +93,7 @@ clipt_status clipt_stage_prepare_as(clipt_context c, const clipt_stage_spec *spe
     clipt_stage_spec own;
     clipt_status status;
     memset(st, 0, sizeof *st);
+    st->ctx = c;
     st->spec = *spec;
     st->unit = 1;
     st->elem = elem_size;
@@ -129,7 +131,9 @@ void clipt_stage_release(clipt_stage *st)
 {
     if (st->family && st->family->release)
         st->family->release(st);
-    if (st->kernel)
+    if (st->kernel && st->ctx)
+        clipt_pool_put_kernel(&st->ctx->pool, st->kernel);
+    else if (st->kernel)
         clReleaseKernel(st->kernel);
     st->kernel = NULL;
 }

@@ -89,7 +89,8 @@ typedef struct clipt_family {
     /* Writes what describe adds for this family ("; flags spread 4 pad 1"),
      * snprintf-style; NULL: nothing. */
     int (*describe)(const clipt_stage *st, char *buf, size_t len);
-    /* Releases what prepare made besides st->kernel; NULL: nothing. */
+    /* Releases (or gives back to st->ctx's pool) what prepare made
+     * besides st->kernel; NULL: nothing. */
     void (*release)(clipt_stage *st);
 } clipt_family;
 
@@ -119,7 +120,10 @@ typedef struct clipt_slices_state {     /* stage_shift100_slices.c */
 
 typedef struct clipt_segments_state {   /* stage_shift100_segments.c */
     cl_kernel walk;                     /* the walk, after the saving    */
-    cl_mem start, length, slot;         /* segment descriptors           */
+    cl_mem start, length, slot;         /* segment descriptors (pooled)  */
+    struct clipt_segments *host;        /* their host copy, written at
+                                           the plan's first run          */
+    cl_event writing;                   /* the last write enqueued       */
     size_t count, saved;                /* segments, saved heads         */
     unsigned len;                       /* positions per segment at most */
     unsigned q;                         /* elements per work-item        */
@@ -136,6 +140,11 @@ typedef struct clipt_c2r_state {        /* stage_c2r.c */
 } clipt_c2r_state;
 
 struct clipt_stage {
+    clipt_context ctx;             /* whose pool its kernels and buffers
+                                      go back to (clipt_stage_release)   */
+    cl_event retire;               /* set by the plan just before its
+                                      release: the plan's last run, which
+                                      a pooled buffer must outlast       */
     clipt_stage_spec spec;         /* what its kernels do, in units of
                                       `unit` of the plan's elements (see
                                       clipt_spec_wide_bytes)              */
@@ -233,6 +242,8 @@ clipt_status clipt_stage_enqueue(clipt_stage *st, cl_command_queue q,
                                  const cl_event *wait, cl_event *first,
                                  cl_event *done);
 
+/* Gives the stage's kernels and buffers back to its context's pool (its
+ * buffers free once st->retire, if set, has settled), frees the rest. */
 void clipt_stage_release(clipt_stage *st);
 
 /* Text for describe: one line, snprintf-style. */

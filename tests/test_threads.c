@@ -4,7 +4,11 @@
  * plan on buffers of their own; and four threads run the one-shot calls
  * of one shape through the caches (one cached context and plan for
  * clipt_transpose, one cached plan of a context for clipt_transpose_host)
- * while another clears them.  CI also runs this under ThreadSanitizer. */
+ * while another clears them; and eight threads make and release plans on
+ * one context, a new plan for every run (kernels and buffers through the
+ * context's pool, two plans of a shape alive at once), while another
+ * thread turns the pool off and on and clears it.  CI also runs this under
+ * ThreadSanitizer. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "support.h"
 
@@ -20,6 +24,7 @@
 #define RUNS 200
 #define SHARED_THREADS 4
 #define SHARED_RUNS 50
+#define CHURN_RUNS 60
 
 /* Small shapes: the whole test stays within seconds on a CPU device.  The
  * last two need several stages (or padding) with a GPU's local memory. */
@@ -107,15 +112,22 @@ static int run_once(job *j, job_shape *s, cl_uint run)
     return 1;
 }
 
-static void *own_plans(void *arg)
+/* Every shape with a plan of its own; 0 and a message on failure. */
+static int open_shapes(job *j)
 {
-    job *j = arg;
     int ok = 1;
     /* plans made concurrently: their kernels come through the shared cache */
     for (size_t i = 0; i < COUNT(shapes) && ok; i++)
         ok = shape_open(j, &j->shape[i], shapes[i][0], shapes[i][1], shapes[i][2], NULL);
     if (!ok)
         snprintf(j->failure, sizeof j->failure, "thread %u: cannot make its plans", j->id);
+    return ok;
+}
+
+static void *own_plans(void *arg)
+{
+    job *j = arg;
+    int ok = open_shapes(j);
     for (cl_uint run = 0; run < RUNS && ok; run++)
         ok = run_once(j, &j->shape[(run + j->id) % COUNT(shapes)], run);
     return NULL;
@@ -152,19 +164,38 @@ static void run_threads(job *jobs, size_t n, void *(*fn)(void *), unsigned runs)
     }
 }
 
-static void test_eight_threads_one_context(void **state)
+static atomic_int churning;
+
+/* Eight threads run fn (each `runs` verified transpositions) on a fresh
+ * context, so that the threads build its kernels at once; with a GPU's
+ * local memory, for plans of several stages.  `beside` (if not NULL) runs
+ * in a ninth thread on the context while `churning` is set. */
+static void eight_threads(void **state, void *(*fn)(void *), unsigned runs,
+                          void *(*beside)(void *))
 {
     static job jobs[THREADS];
     test_env shared = *TEST_ENV(state);
-    /* a fresh context, so that the threads build its kernels at once; with
-     * a GPU's local memory, for plans of several stages */
+    pthread_t other;
     shared.ctx = test_context_limited(TEST_ENV(state), 48 * 1024);
     open_queues(&shared, jobs, THREADS);
-    run_threads(jobs, THREADS, own_plans, RUNS);
+    atomic_store(&churning, 1);
+    if (beside)
+        assert_int_equal(pthread_create(&other, NULL, beside, shared.ctx), 0);
+    run_threads(jobs, THREADS, fn, runs);
+    atomic_store(&churning, 0);
+    if (beside)
+        assert_int_equal(pthread_join(other, NULL), 0);
     for (size_t i = 0; i < THREADS; i++)
         for (size_t k = 0; k < COUNT(shapes); k++)
             shape_close(&jobs[i].shape[k]);
+    if (beside) /* the churn: plans made from what others released */
+        assert_true(shared.ctx->pool.kernels_reused > 0);
     clipt_context_release(shared.ctx);
+}
+
+static void test_eight_threads_one_context(void **state)
+{
+    eight_threads(state, own_plans, RUNS, NULL);
 }
 
 /* One plan, enqueued by every thread on buffers of its own: the plan
@@ -194,6 +225,48 @@ static void test_threads_share_one_plan(void **state)
         shape_close(&jobs[i].shape[0]);
     clipt_plan_release(plan);
     clipt_context_release(shared.ctx);
+}
+
+/* A new plan for every run: made while the shape's previous plan still
+ * lives (they must not share a kernel or a buffer), which is released
+ * right after. */
+static void *churn_plans(void *arg)
+{
+    job *j = arg;
+    int ok = open_shapes(j);
+    for (cl_uint run = 0; run < CHURN_RUNS && ok; run++) {
+        job_shape *s = &j->shape[(run + j->id) % COUNT(shapes)];
+        clipt_plan next = NULL;
+        clipt_status st = clipt_plan_create(j->env.ctx, s->rows, s->cols, s->elem, NULL, &next);
+        if (st != CLIPT_SUCCESS) {
+            snprintf(j->failure, sizeof j->failure, "thread %u run %u: create: %s", j->id,
+                     run, clipt_status_string(st));
+            break;
+        }
+        clipt_plan_release(s->plan);
+        s->plan = next;
+        ok = run_once(j, s, run);
+    }
+    return NULL;
+}
+
+/* Turns the pool off and on and clears it while the threads churn. */
+static void *toggle_pool(void *arg)
+{
+    const struct timespec pause = {0, 2000000};
+    for (unsigned i = 0; atomic_load(&churning); i++) {
+        clipt_context_set_pool_limit(arg, i % 3 == 0 ? 0 : (size_t)1 << 26);
+        if (i % 5 == 0)
+            clipt_context_plan_cache_clear(arg);
+        nanosleep(&pause, NULL);
+    }
+    clipt_context_set_pool_limit(arg, (size_t)1 << 26);
+    return NULL;
+}
+
+static void test_threads_churn_pooled_plans(void **state)
+{
+    eight_threads(state, churn_plans, CHURN_RUNS, toggle_pool);
 }
 
 /* One-shot calls of one shape, alternately clipt_transpose and
@@ -271,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_eight_threads_one_context),
         cmocka_unit_test(test_threads_share_one_plan),
         cmocka_unit_test(test_threads_share_cached_plans),
+        cmocka_unit_test(test_threads_churn_pooled_plans),
     };
     test_apply_filter();
     return cmocka_run_group_tests(tests, test_group_open, test_group_close);

@@ -122,6 +122,7 @@ _PROTOTYPES = {
     "clipt_transpose_host": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_size_t,
                                      c_size_t, c_uint, ctypes.POINTER(PlanOptions)]),
     "clipt_context_plan_cache_clear": (None, [c_void_p]),
+    "clipt_context_set_pool_limit": (None, [c_void_p, c_size_t]),
     "clipt_transpose_cache_clear": (None, []),
 }
 

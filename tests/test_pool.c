@@ -1,0 +1,305 @@
+/* The context's pool of kernels and buffers (src/pool.h): plans made from
+ * pooled objects give the results and the plans of fresh ones, bit-exact;
+ * live plans never share a kernel or a buffer; a buffer given back while
+ * its plan's run is still pending is not taken again before the run
+ * settles; a plan released before its first run gives back what it took;
+ * the cap bounds the pool and clearing empties it. */
+#include "support.h"
+#include "plan.h"
+#include "stage_kernel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Shapes of every kind of plan on the default (PoCL) and an H100-like
+ * profile: tiles alone, segment walks (tables and saved heads), PTTWAC,
+ * padding, single rows and columns, several element sizes. */
+static const size_t shapes[][3] = { /* rows, cols, elem */
+    {1, 1, 4},    {1, 300, 4},  {257, 1, 8},  {64, 64, 4},   {301, 517, 4},
+    {1200, 1500, 4}, {97, 89, 2}, {131, 640, 1}, {480, 97, 16}, {1111, 2003, 4}};
+
+/* A pattern buffer of p's size in *buf; returns its host copy. */
+static unsigned char *fill(test_env *env, clipt_plan p, uint64_t seed, cl_mem *buf)
+{
+    unsigned char *host = NULL;
+    *buf = test_pattern_buffer(env, CL_MEM_READ_WRITE, clipt_plan_buffer_size(p), seed, &host);
+    return host;
+}
+
+/* Enqueues p on a new pattern buffer and fails unless the transpose comes
+ * out. */
+static void run_and_check(test_env *env, clipt_plan p, size_t rows, size_t cols, size_t elem,
+                          uint64_t seed)
+{
+    const size_t bytes = rows * cols * elem;
+    cl_mem buf;
+    unsigned char *host = fill(env, p, seed, &buf);
+    unsigned char *want = malloc(bytes ? bytes : 1);
+    assert_non_null(want);
+    test_reference_transpose(host, want, rows, cols, elem);
+    assert_status(clipt_enqueue(p, env->cl.queue, buf, 0, 0, NULL, NULL), CLIPT_SUCCESS);
+    test_expect_buffer(env, buf, want, bytes, "a plan of pooled objects");
+    clReleaseMemObject(buf);
+    free(host);
+    free(want);
+}
+
+static void describe(clipt_plan p, char *text, size_t len)
+{
+    assert_status(clipt_plan_describe(p, text, len), CLIPT_SUCCESS);
+}
+
+/* Each shape twice on `pooled` (the second plan from the first one's
+ * kernels and buffers) and once on `fresh` (no pool): all three exact, and
+ * the plans alike (describe: launch sizes, local memory, options). */
+static void pooled_like_fresh(test_env *env, clipt_context pooled, clipt_context fresh)
+{
+    static char a[1 << 14], b[1 << 14];
+    clipt_context_set_pool_limit(fresh, 0);
+    for (size_t i = 0; i < COUNT(shapes); i++) {
+        const size_t rows = shapes[i][0], cols = shapes[i][1], elem = shapes[i][2];
+        clipt_plan p, q;
+        for (int round = 0; round < 2; round++) {
+            assert_status(clipt_plan_create(pooled, rows, cols, elem, NULL, &p), CLIPT_SUCCESS);
+            run_and_check(env, p, rows, cols, elem, 7 * i + (size_t)round);
+            describe(p, a, sizeof a);
+            clipt_plan_release(p);
+        }
+        assert_status(clipt_plan_create(fresh, rows, cols, elem, NULL, &q), CLIPT_SUCCESS);
+        run_and_check(env, q, rows, cols, elem, 7 * i + 5);
+        describe(q, b, sizeof b);
+        clipt_plan_release(q);
+        if (strcmp(a, b) != 0)
+            fail_msg("%zu x %zu: the pooled plan differs from a fresh one:\n%s\n--\n%s", rows,
+                     cols, a, b);
+    }
+    assert_true(pooled->pool.kernels_reused > 0);
+    assert_true(pooled->pool.buffers_reused > 0);
+    assert_int_equal(fresh->pool.kernels_reused + fresh->pool.buffers_reused, 0);
+    assert_int_equal(fresh->pool.num_kernels + fresh->pool.num_buffers, 0);
+}
+
+static void test_pooled_plans_match_fresh_ones(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_context pooled, fresh;
+    assert_status(clipt_context_create(env->cl.context, env->cl.device, &pooled),
+                  CLIPT_SUCCESS);
+    assert_status(clipt_context_create(env->cl.context, env->cl.device, &fresh),
+                  CLIPT_SUCCESS);
+    pooled_like_fresh(env, pooled, fresh);
+    clipt_context_release(pooled);
+    clipt_context_release(fresh);
+    /* plans as the H100 makes them (segment tables, tiles in local memory) */
+    pooled = test_context_gpu_like(env, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation");
+    fresh = test_context_gpu_like(env, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation");
+    pooled_like_fresh(env, pooled, fresh);
+    clipt_context_release(pooled);
+    clipt_context_release(fresh);
+}
+
+/* Every kernel and buffer of a and b differ. */
+static void assert_nothing_shared(clipt_plan a, clipt_plan b)
+{
+    if (a->scratch || b->scratch)
+        assert_ptr_not_equal(a->scratch, b->scratch);
+    for (unsigned i = 0; i < a->num_stages; i++)
+        for (unsigned k = 0; k < b->num_stages; k++) {
+            const clipt_stage *s = &a->stages[i], *t = &b->stages[k];
+            assert_ptr_not_equal(s->kernel, t->kernel);
+            if (s->family == &clipt_family_shift100_segments &&
+                t->family == &clipt_family_shift100_segments) {
+                assert_ptr_not_equal(s->f.segments.walk, t->f.segments.walk);
+                assert_ptr_not_equal(s->f.segments.start, t->f.segments.start);
+                assert_ptr_not_equal(s->f.segments.length, t->f.segments.length);
+                assert_ptr_not_equal(s->f.segments.slot, t->f.segments.slot);
+            }
+        }
+}
+
+/* The H100-like plan of 1111 x 2003: a segment walk (tables, saved heads
+ * in the scratch buffer) and tiles. */
+static clipt_context walk_context(test_env *env)
+{
+    return test_context_gpu_like(env, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation");
+}
+#define WR 1111
+#define WC 2003
+
+static int has_walk(clipt_plan p)
+{
+    for (unsigned i = 0; i < p->num_stages; i++)
+        if (p->stages[i].family == &clipt_family_shift100_segments)
+            return 1;
+    return 0;
+}
+
+static void test_live_plans_share_nothing(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_context c = walk_context(env);
+    clipt_plan p1, p2, p3;
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p1), CLIPT_SUCCESS);
+    assert_true(has_walk(p1) && p1->scratch);
+    run_and_check(env, p1, WR, WC, 4, 1);
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p2), CLIPT_SUCCESS);
+    assert_nothing_shared(p1, p2);
+    clipt_plan_release(p1);
+    /* p3 takes what p1 gave back, never what p2 holds */
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p3), CLIPT_SUCCESS);
+    assert_true(c->pool.buffers_reused > 0 && c->pool.kernels_reused > 0);
+    assert_nothing_shared(p2, p3);
+    run_and_check(env, p3, WR, WC, 4, 2);
+    run_and_check(env, p2, WR, WC, 4, 3);
+    clipt_plan_release(p2);
+    clipt_plan_release(p3);
+    clipt_context_release(c);
+}
+
+static void test_release_before_first_run(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_context c = walk_context(env);
+    clipt_plan p;
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    clipt_plan_release(p); /* its tables never written: given back as they are */
+    assert_true(c->pool.num_buffers > 0 && c->pool.num_kernels > 0);
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_true(c->pool.buffers_reused > 0);
+    run_and_check(env, p, WR, WC, 4, 4);
+    clipt_plan_release(p);
+    clipt_context_release(c);
+}
+
+/* The buffers of p (scratch and tables), into out; returns how many. */
+static unsigned buffers_of(clipt_plan p, cl_mem *out)
+{
+    unsigned n = 0;
+    if (p->scratch)
+        out[n++] = p->scratch;
+    for (unsigned i = 0; i < p->num_stages; i++)
+        if (p->stages[i].family == &clipt_family_shift100_segments) {
+            out[n++] = p->stages[i].f.segments.start;
+            out[n++] = p->stages[i].f.segments.length;
+            out[n++] = p->stages[i].f.segments.slot;
+        }
+    return n;
+}
+
+static int holds_any(clipt_plan p, const cl_mem *mems, unsigned n)
+{
+    cl_mem own[4 * CLIPT_MAX_PLAN_STAGES + 1];
+    const unsigned k = buffers_of(p, own);
+    for (unsigned i = 0; i < k; i++)
+        for (unsigned j = 0; j < n; j++)
+            if (own[i] == mems[j])
+                return 1;
+    return 0;
+}
+
+/* A plan released while its run waits for an event: its buffers stay out
+ * of reach until the run settles; its run still comes out right. */
+static void test_release_while_pending(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_context c = walk_context(env);
+    const size_t bytes = (size_t)WR * WC * 4;
+    cl_mem old[4 * CLIPT_MAX_PLAN_STAGES + 1];
+    unsigned char *host, *want = malloc(bytes);
+    clipt_plan p1, p2, p3;
+    cl_mem buf;
+    cl_int err;
+    cl_event gate = clCreateUserEvent(env->cl.context, &err);
+    unsigned n;
+    assert_status(err, CL_SUCCESS);
+    assert_non_null(want);
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p1), CLIPT_SUCCESS);
+    host = fill(env, p1, 9, &buf);
+    test_reference_transpose(host, want, WR, WC, 4);
+    assert_status(clipt_enqueue(p1, env->cl.queue, buf, 0, 1, &gate, NULL), CLIPT_SUCCESS);
+    clFlush(env->cl.queue);
+    n = buffers_of(p1, old);
+    assert_true(n >= 4);
+    clipt_plan_release(p1);
+    /* the run waits for the gate: none of its buffers may be taken */
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p2), CLIPT_SUCCESS);
+    assert_false(holds_any(p2, old, n));
+    assert_status(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    test_expect_buffer(env, buf, want, bytes, "the run of a plan released before it ran");
+    /* settled now: the next plan takes them */
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p3), CLIPT_SUCCESS);
+    assert_true(holds_any(p3, old, n));
+    run_and_check(env, p3, WR, WC, 4, 10);
+    run_and_check(env, p2, WR, WC, 4, 11);
+    clipt_plan_release(p2);
+    clipt_plan_release(p3);
+    clReleaseEvent(gate);
+    clReleaseMemObject(buf);
+    free(host);
+    free(want);
+    clipt_context_release(c);
+}
+
+static void test_cap_and_clear(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_context c = walk_context(env);
+    clipt_plan p;
+    unsigned long reused;
+    /* one byte: no buffer fits, kernels still pooled */
+    clipt_context_set_pool_limit(c, 1);
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    clipt_plan_release(p);
+    assert_int_equal(c->pool.num_buffers, 0);
+    assert_int_equal(c->pool.held_bytes, 0);
+    assert_true(c->pool.num_kernels > 0);
+    /* a cap the plan's buffers fit: kept, within the cap */
+    clipt_context_set_pool_limit(c, (size_t)1 << 26);
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    clipt_plan_release(p);
+    assert_true(c->pool.num_buffers > 0);
+    assert_true(c->pool.held_bytes > 0 && c->pool.held_bytes <= (size_t)1 << 26);
+    /* lowering the cap releases at once what exceeds it */
+    clipt_context_set_pool_limit(c, c->pool.held_bytes - 1);
+    assert_true(c->pool.held_bytes <= c->pool.cap_bytes);
+    /* clearing empties it; plans made then create everything again */
+    clipt_context_plan_cache_clear(c);
+    assert_int_equal(c->pool.num_buffers + c->pool.num_kernels + c->pool.num_infos, 0);
+    assert_int_equal(c->pool.held_bytes, 0);
+    reused = c->pool.buffers_reused;
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_int_equal(c->pool.buffers_reused, reused);
+    run_and_check(env, p, WR, WC, 4, 12);
+    clipt_plan_release(p);
+    /* 0: nothing pooled, nothing kept */
+    clipt_context_set_pool_limit(c, 0);
+    assert_int_equal(c->pool.num_buffers + c->pool.num_kernels + c->pool.num_infos, 0);
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    run_and_check(env, p, WR, WC, 4, 13);
+    clipt_plan_release(p);
+    assert_int_equal(c->pool.num_buffers + c->pool.num_kernels, 0);
+    clipt_context_set_pool_limit(NULL, 0); /* accepted */
+    /* plans alive when the context's handle goes give back into it, and it
+     * goes after them (leak checkers see the pool released) */
+    clipt_context_set_pool_limit(c, (size_t)1 << 26);
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    clipt_context_release(c);
+    run_and_check(env, p, WR, WC, 4, 14);
+    clipt_plan_release(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pooled_plans_match_fresh_ones),
+        cmocka_unit_test(test_live_plans_share_nothing),
+        cmocka_unit_test(test_release_before_first_run),
+        cmocka_unit_test(test_release_while_pending),
+        cmocka_unit_test(test_cap_and_clear),
+    };
+    test_apply_filter();
+    return cmocka_run_group_tests(tests, test_group_open, test_group_close);
+}
