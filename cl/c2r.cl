@@ -14,20 +14,49 @@
  *
  * Every pass is a gather: a work-group copies one unit (a row, or a block
  * of `width` consecutive columns: whole rows of `width` elements, so that
- * its reads and writes are contiguous runs) into a temporary, waits at a
- * barrier, and writes the unit back in its new order.  The temporary is
- * local memory when the unit fits (kernels *_local), else the work-group's
- * own slot of the plan's scratch buffer (kernels *_global).  Work-groups
- * take units round-robin; `instances` matrices lie back to back.
+ * its reads and writes are contiguous runs, consecutive work-items on
+ * consecutive columns) into a temporary, waits at a barrier, and writes
+ * the unit back in its new order.  The temporary is local memory when the
+ * unit fits (kernels *_local); else (kernels *_global) its first
+ * `in_local` elements are in local memory and the rest in the work-group's
+ * own slot of the plan's scratch buffer.  Work-groups take units
+ * round-robin; `instances` matrices lie back to back.
+ *
+ * Each work-item moves C2R_BATCH elements per step: it issues all their
+ * loads before the first store, so that a work-item keeps C2R_BATCH loads
+ * in flight (a load and a store to a possibly aliasing __global pointer
+ * would otherwise wait for each other, one round trip to memory per
+ * element).
+ *
+ * The column rotation, whose shifts are below g = gcd(rows, cols), streams
+ * instead (c2r_rotate_stream): a work-group walks a strip of `width`
+ * columns down the rows, step by step, each step loading its outputs'
+ * sources (rows further down: not yet written) before a barrier and
+ * storing after it; the strip's first g - 1 rows, which the last rows
+ * read, are kept in local memory from the start.  One read and one write
+ * of the matrix, no scratch.
+ *
+ * In the scratch slot a column shuffle's block is kept skewed: slot row r,
+ * column jj holds block row (r + jj) mod rows.  The shuffle's source rows
+ * for output row i are (base(i) + jj) mod rows, a diagonal of the block;
+ * skewed, they are one contiguous slot row, so the gather from the slot
+ * reads whole sectors instead of one element of `width` sectors (the
+ * diagonal moves to the reads from the matrix, whose sectors the
+ * work-group reads again for the next rows, from the caches).
  *
  * No flags, no atomics, no waiting for other work-groups: correct in any
  * schedule.  Each unit is read once and written once (the global variants
  * also write and read their scratch slot once).
  *
  * Build options (each has a default so the file compiles alone):
- *   ELEM_TYPE   the element type moved (clipt_kernel.h).
+ *   ELEM_TYPE   the element type moved (clipt_kernel.h);
+ *   C2R_BATCH   elements a work-item loads before it stores (1..16).
  */
 #include "clipt_kernel.h"
+
+#ifndef C2R_BATCH
+#define C2R_BATCH 8
+#endif
 
 /* What the column kernels do (argument `kind`). */
 #define C2R_ROTATE 0u
@@ -72,6 +101,20 @@ static inline uint c2r_row_source(uint i, uint i_mod_g, uint k, const c2r_diviso
     return l * b + h;
 }
 
+/* Row shuffle, scatter form: the column that element j of row i goes to,
+ * ((i + l) mod M + j*M) mod N with l = floor(j / b) (rows_mod_cols =
+ * M mod N; div_cols divides by N). */
+static inline uint c2r_row_destination(uint i, uint j, const c2r_divisors *d,
+                                       uint rows_mod_cols, uint4 div_cols)
+{
+    const uint cols = div_cols.w;
+    const uint u = c2r_wrap(i + udiv(j, d->b), d->rows.w);
+    /* j * rows_mod_cols < N^2: 32 bits when N < 2^16 */
+    const uint jm = cols < 65536u ? c2r_mod(j * rows_mod_cols, div_cols)
+                                  : (uint)(((ulong)j * rows_mod_cols) % cols);
+    return c2r_wrap(c2r_mod(u, div_cols) + jm, cols);
+}
+
 /* Column passes, gather form: the row of column j that lands in row i
  * (cols_mod_rows = cols mod rows). */
 static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_rows,
@@ -87,9 +130,44 @@ static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_ro
     return (uint)(((ulong)i * cols_mod_rows + j + rows - udiv(i, d->a)) % rows);
 }
 
+/* (x + y) mod rows and (x - y) mod rows, for x < rows and any y (y is a
+ * column of a block: below rows but where a block is wider than the
+ * matrix is tall). */
+static inline uint c2r_add_mod(uint x, uint y, const c2r_divisors *d)
+{
+    const uint rows = d->rows.w;
+    return y < rows ? c2r_wrap(x + y, rows) : c2r_mod(x + c2r_mod(y, d->rows), d->rows);
+}
+
+static inline uint c2r_sub_mod(uint x, uint y, const c2r_divisors *d)
+{
+    const uint rows = d->rows.w;
+    return c2r_wrap(x + rows - (y < rows ? y : c2r_mod(y, d->rows)), rows);
+}
+
+/* The indices k < count of one step of C2R_BATCH elements (from k0, one
+ * every lsz), element b of the step being k = k0 + b * lsz. */
+#define C2R_EACH(count, DO)                                                    \
+    _Pragma("unroll") for (uint b = 0; b < C2R_BATCH; b++) {                   \
+        const uint k = k0 + b * lsz;                                           \
+        if (k < (count)) {                                                     \
+            DO                                                                 \
+        }                                                                      \
+    }
+
+/* Steps of C2R_BATCH elements over `count` elements, work-item `lid` of
+ * `lsz`: LOADS runs for every element of the step first, then STORES
+ * (v[b] is element b's value). */
+#define C2R_BATCHED(count, LOADS, STORES)                                      \
+    for (uint k0 = lid; k0 < (count); k0 += lsz * C2R_BATCH) {                 \
+        elem_t v[C2R_BATCH];                                                   \
+        C2R_EACH(count, LOADS)                                                 \
+        C2R_EACH(count, STORES)                                                \
+    }
+
 /* One row per unit: tmp receives the row, then the row is written back
- * gathered from tmp. */
-#define C2R_ROWS_BODY(tmp, FENCE)                                              \
+ * gathered from tmp (TMP_LOAD(k) / TMP_STORE(k, x) reach element k). */
+#define C2R_ROWS_BODY(TMP_LOAD, TMP_STORE, FENCE)                              \
     const uint lid = (uint)get_local_id(0);                                    \
     const uint lsz = (uint)get_local_size(0);                                  \
     const c2r_divisors d = {div_g, div_b, div_rows, div_a, div_width};         \
@@ -98,17 +176,18 @@ static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_ro
         __global elem_t *row = buf + offset + unit * cols;                     \
         const uint i = (uint)(unit % rows);                                    \
         const uint i_mod_g = i % div_g.w;                                      \
-        for (uint k = lid; k < cols; k += lsz)                                 \
-            tmp[k] = row[k];                                                   \
+        C2R_BATCHED(cols, v[b] = row[k];, TMP_STORE(k, v[b]);)                 \
         barrier(FENCE);                                                        \
-        for (uint k = lid; k < cols; k += lsz)                                 \
-            row[k] = tmp[c2r_row_source(i, i_mod_g, k, &d, a_inv)];            \
+        C2R_BATCHED(cols, v[b] = TMP_LOAD(c2r_row_source(i, i_mod_g, k, &d, a_inv));, \
+                    row[k] = v[b];)                                            \
         barrier(FENCE);                                                        \
     }
 
 /* One block of `width` consecutive columns per unit (the last of a matrix
- * may be narrower: div_last), held in tmp as rows x w. */
-#define C2R_COLUMNS_BODY(tmp, FENCE)                                           \
+ * may be narrower: div_last), held in tmp as rows x w, row r of tmp
+ * holding block row (r + skew(jj)) mod rows in column jj, with skew(jj) =
+ * jj when SKEW and the pass is the shuffle, else 0. */
+#define C2R_COLUMNS_BODY(TMP_LOAD, TMP_STORE, FENCE, SKEW)                     \
     const uint lid = (uint)get_local_id(0);                                    \
     const uint lsz = (uint)get_local_size(0);                                  \
     const c2r_divisors d = {div_g, div_b, div_rows, div_a, div_width};         \
@@ -116,6 +195,7 @@ static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_ro
     const uint blocks = (cols + width - 1) / width;                            \
     const ulong units = instances * blocks;                                    \
     const uint cols_mod_rows = cols % rows;                                    \
+    const uint skewed = (SKEW) && kind == C2R_SHUFFLE;                         \
     for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) { \
         const ulong inst = unit / blocks;                                      \
         const uint j0 = (uint)(unit - inst * blocks) * width;                  \
@@ -123,59 +203,160 @@ static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_ro
         const uint w = div_w.w;                                                \
         const uint count = rows * w;                                           \
         __global elem_t *base = buf + offset + inst * rows * (ulong)cols + j0; \
-        for (uint k = lid; k < count; k += lsz) {                              \
-            const uint i = udiv(k, div_w);                                     \
-            tmp[k] = base[(ulong)i * cols + (k - i * w)];                      \
-        }                                                                      \
+        C2R_BATCHED(count,                                                     \
+                    const uint r = udiv(k, div_w); const uint jj = k - r * w;  \
+                    const uint src = skewed ? c2r_add_mod(r, jj, &d) : r;     \
+                    v[b] = base[(ulong)src * cols + jj];,                      \
+                    TMP_STORE(k, v[b]);)                                       \
         barrier(FENCE);                                                        \
-        for (uint k = lid; k < count; k += lsz) {                              \
-            const uint i = udiv(k, div_w);                                     \
-            const uint jj = k - i * w;                                         \
-            const uint src = c2r_column_source(kind, i, j0 + jj, cols_mod_rows, &d); \
-            base[(ulong)i * cols + jj] = tmp[src * w + jj];                    \
-        }                                                                      \
+        C2R_BATCHED(count,                                                     \
+                    const uint i = udiv(k, div_w); const uint jj = k - i * w;  \
+                    uint src = c2r_column_source(kind, i, j0 + jj, cols_mod_rows, &d); \
+                    if (skewed) src = c2r_sub_mod(src, jj, &d);               \
+                    v[b] = TMP_LOAD(src * w + jj);,                            \
+                    const uint i = udiv(k, div_w);                             \
+                    base[(ulong)i * cols + (k - i * w)] = v[b];)               \
         barrier(FENCE);                                                        \
     }
 
-/* The signature every kernel shares; the last argument is the unit's
- * temporary: a __local array, or the plan's __global scratch. */
-#define C2R_KERNEL(name, space, tmp)                                           \
+/* The signature every kernel shares; the local variants end with the
+ * unit's __local temporary, the global ones with `in_local`, that
+ * temporary (its first in_local elements) and the plan's scratch. */
+#define C2R_KERNEL(name)                                                       \
     __kernel void name(__global elem_t *buf, ulong offset, ulong instances,    \
                        uint rows, uint cols, uint a_inv, uint kind, uint4 div_g, \
                        uint4 div_b, uint4 div_rows, uint4 div_a, uint4 div_width, \
-                       uint4 div_last, space elem_t *tmp)
+                       uint4 div_last,
+
+#define C2R_LOCAL_LOAD(k) tmp[k]
+#define C2R_LOCAL_STORE(k, x) tmp[k] = (x)
+#define C2R_SPLIT_LOAD(k) ((k) < in_local ? tmp[k] : slot[(k) - in_local])
+#define C2R_SPLIT_STORE(k, x)                                                  \
+    if ((k) < in_local)                                                        \
+        tmp[k] = (x);                                                          \
+    else                                                                       \
+        slot[(k) - in_local] = (x)
+#define C2R_FENCE_BOTH (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 
 /* Row shuffle with the row in local memory (cols elements). */
-C2R_KERNEL(c2r_rows_local, __local, tmp)
+C2R_KERNEL(c2r_rows_local) __local elem_t *tmp)
 {
     (void)kind;
     (void)div_last;
-    C2R_ROWS_BODY(tmp, CLK_LOCAL_MEM_FENCE)
+    C2R_ROWS_BODY(C2R_LOCAL_LOAD, C2R_LOCAL_STORE, CLK_LOCAL_MEM_FENCE)
 }
 
-/* The same with the row in the work-group's slot of `scratch` (cols
- * elements per work-group). */
-C2R_KERNEL(c2r_rows_global, __global, scratch)
+/* The same with the row's first in_local elements in local memory and the
+ * rest in the work-group's slot of `scratch` (cols - in_local elements). */
+C2R_KERNEL(c2r_rows_global) uint in_local, __local elem_t *tmp,
+                            __global elem_t *scratch)
 {
-    __global elem_t *tmp = scratch + (ulong)clipt_group_id() * cols;
+    __global elem_t *slot = scratch + (ulong)clipt_group_id() * (cols - in_local);
     (void)kind;
     (void)div_last;
-    C2R_ROWS_BODY(tmp, CLK_GLOBAL_MEM_FENCE)
+    C2R_ROWS_BODY(C2R_SPLIT_LOAD, C2R_SPLIT_STORE, C2R_FENCE_BOTH)
+}
+
+/* Row shuffle with the row's first in_local elements in local memory and
+ * the rest (at most lsz * C2R_BATCH) in registers, element in_local + lid
+ * + b*lsz in kept[b]: the outputs whose source local memory holds are
+ * gathered from it, the registers are scattered to their columns
+ * (c2r_row_destination), so that no scratch is read or written. */
+C2R_KERNEL(c2r_rows_regs) uint in_local, uint4 div_cols, __local elem_t *tmp)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint lsz = (uint)get_local_size(0);
+    const c2r_divisors d = {div_g, div_b, div_rows, div_a, div_width};
+    const ulong units = instances * rows;
+    const uint rows_mod_cols = rows % cols;
+    (void)kind;
+    (void)div_last;
+    for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
+        __global elem_t *row = buf + offset + unit * cols;
+        const uint i = (uint)(unit % rows);
+        const uint i_mod_g = i % div_g.w;
+        elem_t kept[C2R_BATCH];
+        C2R_BATCHED(in_local, v[b] = row[k];, tmp[k] = v[b];)
+        {
+            const uint k0 = in_local + lid;
+            C2R_EACH(cols, kept[b] = row[k];)
+        }
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        for (uint k = lid; k < cols; k += lsz) {
+            const uint src = c2r_row_source(i, i_mod_g, k, &d, a_inv);
+            if (src < in_local)
+                row[k] = tmp[src];
+        }
+        {
+            const uint k0 = in_local + lid;
+            C2R_EACH(cols, row[c2r_row_destination(i, k, &d, rows_mod_cols, div_cols)] =
+                               kept[b];)
+        }
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    }
 }
 
 /* Column rotation (kind 0) or column shuffle (kind 1) with a block of
  * rows x width elements in local memory. */
-C2R_KERNEL(c2r_columns_local, __local, tmp)
+C2R_KERNEL(c2r_columns_local) __local elem_t *tmp)
 {
     (void)a_inv;
-    C2R_COLUMNS_BODY(tmp, CLK_LOCAL_MEM_FENCE)
+    C2R_COLUMNS_BODY(C2R_LOCAL_LOAD, C2R_LOCAL_STORE, CLK_LOCAL_MEM_FENCE, 0)
 }
 
-/* The same with the block in the work-group's slot of `scratch`
- * (rows x width elements per work-group). */
-C2R_KERNEL(c2r_columns_global, __global, scratch)
+/* The same with the block's first in_local elements in local memory and
+ * the rest in the work-group's slot of `scratch` (rows x width - in_local
+ * elements), skewed for the shuffle. */
+C2R_KERNEL(c2r_columns_global) uint in_local, __local elem_t *tmp,
+                               __global elem_t *scratch)
 {
-    __global elem_t *tmp = scratch + (ulong)clipt_group_id() * rows * (ulong)div_width.w;
+    __global elem_t *slot =
+        scratch + (ulong)clipt_group_id() * (rows * (ulong)div_width.w - in_local);
     (void)a_inv;
-    C2R_COLUMNS_BODY(tmp, CLK_GLOBAL_MEM_FENCE)
+    C2R_COLUMNS_BODY(C2R_SPLIT_LOAD, C2R_SPLIT_STORE, C2R_FENCE_BOTH, 1)
+}
+
+/* Column rotation (kind 0) streamed, a strip of width columns per unit
+ * (the last of a matrix may be narrower: div_last): row i of column j
+ * takes row (i + floor(j / b)) of the same column, a shift below g.  Steps
+ * of lsz * C2R_BATCH elements in row-major order over the strip: a step's
+ * loads come from rows at or below its own, which no earlier step wrote;
+ * sources past the last row wrap to the first g - 1 rows, kept in tmp
+ * ((g - 1) x w) before the first store. */
+C2R_KERNEL(c2r_rotate_stream) __local elem_t *tmp)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint lsz = (uint)get_local_size(0);
+    const uint width = div_width.w;
+    const uint blocks = (cols + width - 1) / width;
+    const ulong units = instances * blocks;
+    const uint kept = div_g.w - 1;
+    (void)a_inv;
+    (void)kind;
+    (void)div_a;
+    for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
+        const ulong inst = unit / blocks;
+        const uint j0 = (uint)(unit - inst * blocks) * width;
+        const uint4 div_w = j0 + width <= cols ? div_width : div_last;
+        const uint w = div_w.w;
+        const uint count = rows * w;
+        __global elem_t *base = buf + offset + inst * rows * (ulong)cols + j0;
+        for (uint k = lid; k < kept * w; k += lsz) {
+            const uint r = udiv(k, div_w);
+            tmp[k] = base[(ulong)r * cols + (k - r * w)];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint s0 = 0; s0 < count; s0 += lsz * C2R_BATCH) {
+            const uint k0 = s0 + lid;
+            elem_t v[C2R_BATCH];
+            C2R_EACH(count, const uint i = udiv(k, div_w); const uint jj = k - i * w;
+                     const uint src = i + udiv(j0 + jj, div_b);
+                     v[b] = src < rows ? base[(ulong)src * cols + jj]
+                                       : tmp[(src - rows) * w + jj];)
+            barrier(CLK_GLOBAL_MEM_FENCE);
+            C2R_EACH(count, const uint i = udiv(k, div_w);
+                     base[(ulong)i * cols + (k - i * w)] = v[b];)
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
 }

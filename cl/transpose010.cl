@@ -25,15 +25,17 @@
  *   ELEM_TYPE   the element type moved (clipt_kernel.h).
  *   LOAD_AHEAD  global reads each work-item issues before storing them.
  *   BLOCK       side of the cache blocks of transpose010_loops (elements).
- *   WORD        elements per global access of transpose010_bs (1, 2, 4):
- *               with WORD > 1 a batch whose range starts at a multiple of
- *               WORD elements of the buffer (offset included) and holds a
- *               multiple of WORD elements, all of it before a split, is
- *               read and written as WORD_TYPE words of WORD elements (1-
- *               and 2-byte elements: 4-byte words instead of 1- or 2-byte
- *               accesses); any other batch takes the element path.
- *   WORD_TYPE   an unsigned integer type of WORD elements (default: elem_t,
- *               WORD 1).
+ *   PACK        elements per 32-bit word in global memory (1, or 4 bytes /
+ *               element for 1- and 2-byte elements): transpose010_bs then
+ *               reads and writes the body of each batch as 32-bit words,
+ *               PACK elements each, and moves the few elements before the
+ *               first aligned word and after the last one alone.  2-byte
+ *               loads and stores move half the bytes per instruction of
+ *               4-byte ones, and a work-item that reads PACK consecutive
+ *               results from the tile strides PACK rows, an odd number of
+ *               words for an odd pitch: no bank conflicts (issue 15).
+ *               Needs little-endian words (__ENDIAN_LITTLE__, every GPU);
+ *               ignored with SPLIT=1.
  */
 #include "clipt_kernel.h"
 
@@ -43,87 +45,60 @@
 #ifndef BLOCK
 #define BLOCK 16
 #endif
-#ifndef WORD
-#define WORD 1
+#ifndef PACK
+#define PACK 1
 #endif
-#ifndef WORD_TYPE
-#define WORD_TYPE elem_t
-#endif
-
-/* Words need the elements' order in a word: little-endian devices only
- * (every GPU clipt targets; OpenCL defines __ENDIAN_LITTLE__ there). */
-#if WORD > 1 && defined(__ENDIAN_LITTLE__)
-#define WORDS 1
-#define ELEM_BITS (8 * (uint)sizeof(elem_t))
-
-/* The batch's `count` elements from `at` (a multiple of WORD, as count),
- * read as words, stored into the tiles: each word's elements go to
- * consecutive positions of a tile row, wrapping to the next row or tile. */
-CLIPT_ALWAYS_INLINE void load_words(__global const elem_t *at, uint count, uint a, uint b,
-                              uint pitch, __local elem_t *tile, uint4 div_ab, uint4 div_b)
-{
-    const uint lid = (uint)get_local_id(0), lsz = (uint)get_local_size(0);
-    const uint ab = a * b, tile_slots = a * pitch, words = count / WORD;
-    __global const WORD_TYPE *src = (__global const WORD_TYPE *)at;
-    for (uint w0 = lid; w0 < words; w0 += LOAD_AHEAD * lsz) {
-        WORD_TYPE v[LOAD_AHEAD]; /* registers: both loops unrolled */
-        #pragma unroll
-        for (uint u = 0; u < LOAD_AHEAD; u++)
-            if (w0 + u * lsz < words)
-                v[u] = src[w0 + u * lsz];
-        #pragma unroll
-        for (uint u = 0; u < LOAD_AHEAD; u++) {
-            const uint k = (w0 + u * lsz) * WORD;
-            if (k < count) {
-                uint t = udiv(k, div_ab);
-                const uint r = k - t * ab;
-                uint i = udiv(r, div_b);
-                uint j = r - i * b;
-                for (uint e = 0; e < WORD; e++) {
-                    tile[t * tile_slots + i * pitch + j] = (elem_t)(v[u] >> (e * ELEM_BITS));
-                    if (++j == b) { /* next row, or the next tile's first */
-                        j = 0;
-                        if (++i == a) {
-                            i = 0;
-                            t++;
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/* The transposed tiles written back as words: output position k is
- * element (j, i) of a tile's b x a result, i running fastest. */
-static inline void store_words(__global elem_t *at, uint count, uint a, uint b, uint pitch,
-                               __local const elem_t *tile, uint4 div_ab, uint4 div_a)
-{
-    const uint lid = (uint)get_local_id(0), lsz = (uint)get_local_size(0);
-    const uint ab = a * b, tile_slots = a * pitch, words = count / WORD;
-    __global WORD_TYPE *dst = (__global WORD_TYPE *)at;
-    for (uint w = lid; w < words; w += lsz) {
-        const uint k = w * WORD;
-        uint t = udiv(k, div_ab);
-        const uint r = k - t * ab;
-        uint j = udiv(r, div_a);
-        uint i = r - j * a;
-        WORD_TYPE v = 0;
-        for (uint e = 0; e < WORD; e++) {
-            v |= (WORD_TYPE)tile[t * tile_slots + i * pitch + j] << (e * ELEM_BITS);
-            if (++i == a) {
-                i = 0;
-                if (++j == b) {
-                    j = 0;
-                    t++;
-                }
-            }
-        }
-        dst[w] = v;
-    }
-}
+#if PACK > 1 && !SPLIT && defined(__ENDIAN_LITTLE__)
+#define PACKED 1
 #else
-#define WORDS 0
+#define PACKED 0
+#endif
+
+/* Position k of a batch of consecutive tiles laid out row-major with n
+ * columns: tile t, row r, column c.  The input has n = b (row i, column
+ * j); the output, each tile's b x a transpose, n = a (row j, column i). */
+typedef struct tile_pos {
+    uint t, r, c;
+} tile_pos;
+
+static inline tile_pos position(uint k, uint ab, uint n, uint4 div_ab, uint4 div_n)
+{
+    tile_pos q;
+    q.t = udiv(k, div_ab);
+    const uint rest = k - q.t * ab;
+    q.r = udiv(rest, div_n);
+    q.c = rest - q.r * n;
+    return q;
+}
+
+#if PACKED
+/* Positions [0, count) of a batch at region + at0: the first `head` and the
+ * last (count - head) % PACK move alone, the rest as words of PACK. */
+static inline uint packed_head(ulong offset, ulong at0, uint count)
+{
+    return min((uint)((PACK - ((offset + at0) & (PACK - 1))) & (PACK - 1)), count);
+}
+
+/* The PACK elements of one input word, from position q on, into the tile. */
+CLIPT_ALWAYS_INLINE void store_word(__local elem_t *tile, uint tile_slots, uint pitch, uint a,
+                                    uint b, tile_pos q, uint v)
+{
+#pragma unroll
+    for (uint x = 0; x < PACK; x++) {
+        tile[q.t * tile_slots + q.r * pitch + q.c] = (elem_t)(v >> (x * 8 * sizeof(elem_t)));
+        if (++q.c == b) {
+            q.c = 0;
+            if (++q.r == a)
+                q.r = 0, q.t++;
+        }
+    }
+}
+
+/* The k-th position moved alone: the head's, then the tail's. */
+static inline uint edge_position(uint e, uint head, uint body_end)
+{
+    return e < head ? e : body_end + (e - head);
+}
 #endif
 
 /* Divisions by a, b and ab use the host's magic numbers (udiv). */
@@ -146,20 +121,31 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
         __global elem_t *region = buf + offset;
         const ulong at0 = first * (ulong)ab;
 
-#if WORDS
-        /* the same for the whole work-group: no divergence */
-        if ((offset + at0) % WORD == 0 && count % WORD == 0
-#if SPLIT
-            && (long)(at0 + count) <= (long)split /* none of it in the tail */
-#endif
-        ) {
-            load_words(region + at0, count, a, b, pitch, tile, div_ab, div_b);
-            barrier(CLK_LOCAL_MEM_FENCE);
-            store_words(region + at0, count, a, b, pitch, tile, div_ab, div_a);
-            barrier(CLK_LOCAL_MEM_FENCE);
-            continue;
+#if PACKED
+        const uint head = packed_head(offset, at0, count);
+        const uint words = (count - head) / PACK;
+        const uint body_end = head + words * PACK;
+        __global uint *body = (__global uint *)(region + at0 + head);
+        for (uint e = lid; e < count - words * PACK; e += lsz) {
+            const uint k = edge_position(e, head, body_end);
+            const tile_pos q = position(k, ab, b, div_ab, div_b);
+            tile[q.t * tile_slots + q.r * pitch + q.c] = region[at0 + k];
         }
-#endif
+        for (uint w0 = lid; w0 < words; w0 += LOAD_AHEAD * lsz) {
+            /* fully unrolled, so that v stays in registers (nvptx kept it
+             * in local memory for PACK = 4 otherwise: compile matrix) */
+            uint v[LOAD_AHEAD];
+#pragma unroll
+            for (uint u = 0; u < LOAD_AHEAD; u++)
+                v[u] = w0 + u * lsz < words ? body[w0 + u * lsz] : 0;
+#pragma unroll
+            for (uint u = 0; u < LOAD_AHEAD; u++)
+                if (w0 + u * lsz < words)
+                    store_word(tile, tile_slots, pitch, a, b,
+                               position(head + (w0 + u * lsz) * PACK, ab, b, div_ab, div_b),
+                               v[u]);
+        }
+#else
         /* LOAD_AHEAD global reads in flight per work-item before any of
          * them is stored to local memory: a read-then-store loop leaves one
          * read per work-item outstanding, too few to cover the latency */
@@ -173,23 +159,40 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
             for (uint u = 0; u < LOAD_AHEAD; u++) {
                 const uint k = k0 + u * lsz;
                 if (k < count) {
-                    const uint t = udiv(k, div_ab);
-                    const uint r = k - t * ab;
-                    const uint i = udiv(r, div_b);
-                    const uint j = r - i * b;
-                    tile[t * tile_slots + i * pitch + j] = v[u];
+                    const tile_pos q = position(k, ab, b, div_ab, div_b);
+                    tile[q.t * tile_slots + q.r * pitch + q.c] = v[u];
                 }
             }
         }
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
+#if PACKED
+        for (uint e = lid; e < count - words * PACK; e += lsz) {
+            const uint k = edge_position(e, head, body_end);
+            const tile_pos q = position(k, ab, a, div_ab, div_a);
+            region[at0 + k] = tile[q.t * tile_slots + q.c * pitch + q.r];
+        }
+        for (uint w = lid; w < words; w += lsz) {
+            tile_pos q = position(head + w * PACK, ab, a, div_ab, div_a);
+            uint v = 0;
+#pragma unroll
+            for (uint x = 0; x < PACK; x++) {
+                v |= (uint)tile[q.t * tile_slots + q.c * pitch + q.r] << (x * 8 * sizeof(elem_t));
+                if (++q.c == a) {
+                    q.c = 0;
+                    if (++q.r == b)
+                        q.r = 0, q.t++;
+                }
+            }
+            body[w] = v;
+        }
+#else
         for (uint k = lid; k < count; k += lsz) {
             /* output position k is element (j, i) of the b x a result */
-            const uint t = udiv(k, div_ab);
-            const uint r = k - t * ab;
-            const uint j = udiv(r, div_a);
-            const uint i = r - j * a;
-            *REGION_AT(region, tail, split, at0 + k) = tile[t * tile_slots + i * pitch + j];
+            const tile_pos q = position(k, ab, a, div_ab, div_a);
+            *REGION_AT(region, tail, split, at0 + k) = tile[q.t * tile_slots + q.c * pitch + q.r];
         }
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }

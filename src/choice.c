@@ -274,9 +274,9 @@ clipt_cost_env clipt_cost_env_of(const clipt_device_profile *p)
 
 /* Replaces Algorithm 5's choice in *ch by the cheapest predicted candidate
  * around it (Algorithm 5's stays unless another is clearly cheaper). */
-static void choose_by_model(const clipt_device_profile *p, size_t rows, size_t cols,
-                            size_t elem, const clipt_plan_options *o, const clipt_tuning *t,
-                            size_t lm, clipt_plan_choice *ch)
+static void choose_by_model(const clipt_device_profile *p, size_t batch, size_t rows,
+                            size_t cols, size_t elem, const clipt_plan_options *o,
+                            const clipt_tuning *t, size_t lm, clipt_plan_choice *ch)
 {
     const size_t alloc_elems = p->max_alloc_bytes ? (size_t)(p->max_alloc_bytes / elem) : 0;
     const clipt_cost_search s = {
@@ -284,7 +284,7 @@ static void choose_by_model(const clipt_device_profile *p, size_t rows, size_t c
         o->padding == CLIPT_PADDING_AUTO, o->sequence,
         alloc_elems > rows * cols || alloc_elems == 0 ? (alloc_elems ? alloc_elems : SIZE_MAX)
                                                       : rows * cols,
-        t, clipt_cost_env_of(p)};
+        t, clipt_cost_env_of(p), batch};
     const clipt_cost_choice fallback = {ch->prows, ch->pcols, ch->m, ch->n, ch->sequence, 0};
     clipt_cost_choice best;
     clipt_cost_choose(&s, &fallback, &best);
@@ -319,9 +319,10 @@ static int forced_padding(size_t dim, size_t f, int vector, const clipt_plan_opt
     return 1;
 }
 
-static clipt_status choose_staged(const clipt_device_profile *profile, size_t rows, size_t cols,
-                                  size_t elem, const clipt_plan_options *o,
-                                  const clipt_tuning *t, clipt_plan_choice *ch)
+static clipt_status choose_staged(const clipt_device_profile *profile, size_t batch,
+                                  size_t rows, size_t cols, size_t elem,
+                                  const clipt_plan_options *o, const clipt_tuning *t,
+                                  clipt_plan_choice *ch)
 {
     const size_t lm = local_words(profile, elem);
     memset(ch, 0, sizeof *ch);
@@ -386,7 +387,7 @@ static clipt_status choose_staged(const clipt_device_profile *profile, size_t ro
     if (!o->tile_m && !o->tile_n)
         widen_skinny_tile(ch, t, lm, rows, cols, align_step(t, elem));
     if (model_chooses(o))
-        choose_by_model(profile, rows, cols, elem, o, t, lm, ch);
+        choose_by_model(profile, batch, rows, cols, elem, o, t, lm, ch);
     return CLIPT_SUCCESS;
 }
 
@@ -440,12 +441,12 @@ static clipt_status choose_exact_size(const clipt_device_profile *profile, size_
     double with, without, tail;
     clipt_status status;
     as.padding = CLIPT_PADDING_OFF;
-    if ((status = choose_staged(profile, rows, cols, elem, &as, t, ch)) != CLIPT_SUCCESS ||
+    if ((status = choose_staged(profile, 1, rows, cols, elem, &as, t, ch)) != CLIPT_SUCCESS ||
         o->tile_m || o->tile_n || rows == 1 || cols == 1 ||
         ch->algorithm == CLIPT_ALGORITHM_C2R) /* C2R never pads */
         return status;
     as.padding = CLIPT_PADDING_AUTO;
-    if (choose_staged(profile, rows, cols, elem, &as, t, &padded) != CLIPT_SUCCESS)
+    if (choose_staged(profile, 1, rows, cols, elem, &as, t, &padded) != CLIPT_SUCCESS)
         return CLIPT_SUCCESS;
     tail = (double)padded.prows * (double)padded.pcols - (double)rows * (double)cols;
     /* a small tail, and one that leaves the device room for the rest (a
@@ -465,6 +466,58 @@ static clipt_status choose_exact_size(const clipt_device_profile *profile, size_
     return CLIPT_SUCCESS;
 }
 
+/* ---- batches ---------------------------------------------------------------- */
+
+/* The largest divisor of dim in [2, limit], or 0. */
+static size_t largest_divisor(size_t dim, size_t limit)
+{
+    for (size_t f = limit < dim ? limit : dim; f >= 2; f--)
+        if (dim % f == 0)
+            return f;
+    return 0;
+}
+
+/* A batch's choice that moves single elements along cycles (2.2 with n = 1
+ * or 2.1 with m = 1: the slab of the other side does not fit local memory
+ * and the matrix cannot be padded) is replaced by the two-stage sequence
+ * whose slab fits and whose 100! moves the longest runs, where one exists.
+ * The cost model, fitted on runs of at least Min elements, prices the walk
+ * of single elements far too low: 672 matrices 124 x 149 of 8 bytes on an
+ * H100 took 0.547 ms that way and 0.224 ms as 2.1 with m = 31
+ * (tuning/gpu_nd_speed.sh, docs/performance.md). */
+static void avoid_single_moves(size_t rows, size_t cols, size_t lm, clipt_plan_choice *ch)
+{
+    const size_t m = cols <= lm ? largest_divisor(rows, lm / cols) : 0;
+    const size_t n = rows <= lm ? largest_divisor(cols, lm / rows) : 0;
+    if (!moves_small(rows, cols, ch, 2) || (!m && !n))
+        return;
+    ch->prows = rows;
+    ch->pcols = cols;
+    if (m >= n)
+        ch->m = m, ch->n = cols, ch->sequence = CLIPT_SEQUENCE_2_1;
+    else
+        ch->m = rows, ch->n = n, ch->sequence = CLIPT_SEQUENCE_2_2;
+    ch->why = "a batch: the two-stage sequence with the longest runs, not single elements "
+              "along cycles";
+}
+
+clipt_status clipt_plan_choose_batch(const clipt_device_profile *profile, size_t batch,
+                                     size_t rows, size_t cols, size_t elem,
+                                     const clipt_plan_options *o, const clipt_tuning *t,
+                                     clipt_plan_choice *ch)
+{
+    clipt_plan_options off = *o;
+    clipt_status status;
+    if (batch <= 1)
+        return clipt_plan_choose(profile, rows, cols, elem, o, t, ch);
+    off.padding = CLIPT_PADDING_OFF; /* no stage pads matrices each apart */
+    status = choose_staged(profile, batch, rows, cols, elem, &off, t, ch);
+    if (status == CLIPT_SUCCESS && o->sequence == CLIPT_SEQUENCE_AUTO && !o->tile_m &&
+        !o->tile_n && ch->algorithm == CLIPT_ALGORITHM_TPDS && rows > 1 && cols > 1)
+        avoid_single_moves(rows, cols, local_words(profile, elem), ch);
+    return status;
+}
+
 clipt_status clipt_plan_choose(const clipt_device_profile *profile,
                                size_t rows, size_t cols, size_t elem,
                                const clipt_plan_options *o,
@@ -477,10 +530,10 @@ clipt_status clipt_plan_choose(const clipt_device_profile *profile,
         return choose_exact_size(profile, rows, cols, elem, o, t, ch);
     case CLIPT_PADDING_SCRATCH:
         as.padding = CLIPT_PADDING_AUTO;
-        status = choose_staged(profile, rows, cols, elem, &as, t, ch);
+        status = choose_staged(profile, 1, rows, cols, elem, &as, t, ch);
         ch->roomless = ch->prows != rows || ch->pcols != cols;
         return status;
     default:
-        return choose_staged(profile, rows, cols, elem, o, t, ch);
+        return choose_staged(profile, 1, rows, cols, elem, o, t, ch);
     }
 }

@@ -68,4 +68,14 @@ clipt_status clipt_plan_choose(const clipt_device_profile *profile,
                                const clipt_tuning *tuning,
                                clipt_plan_choice *choice);
 
+/* The same for `batch` such matrices back to back, each transposed alone:
+ * never padded (no stage pads matrices each apart), and the cost model
+ * prices the whole batch, whose size shifts the balance between launches
+ * and bytes moved (one stage on single elements may win for one small
+ * matrix and lose for thousands).  batch <= 1: clipt_plan_choose. */
+clipt_status clipt_plan_choose_batch(const clipt_device_profile *profile, size_t batch,
+                                     size_t rows, size_t cols, size_t elem,
+                                     const clipt_plan_options *opts,
+                                     const clipt_tuning *tuning, clipt_plan_choice *choice);
+
 #endif

@@ -82,7 +82,8 @@ static void add_slab_options(const clipt_cost_search *s, size_t dim, size_t limi
 static void consider(const clipt_cost_search *s, clipt_cost_choice c, clipt_cost_choice *best,
                      unsigned *priced)
 {
-    const clipt_staged_layout l = {1, s->rows, s->cols, c.prows, c.pcols, c.m, c.n, c.sequence};
+    const clipt_staged_layout l = {s->batch, s->rows, s->cols, c.prows, c.pcols, c.m, c.n,
+                                   c.sequence};
     if ((double)c.prows * (double)c.pcols > (double)s->max_elems)
         return;
     c.seconds = clipt_cost_staged_seconds(&l, s->elem, s->tuning, &s->env);
@@ -124,7 +125,7 @@ static void consider_two_stage(const clipt_cost_search *s, const side_options *r
 unsigned clipt_cost_choose(const clipt_cost_search *s, const clipt_cost_choice *fallback,
                            clipt_cost_choice *best)
 {
-    const clipt_staged_layout l0 = {1,           s->rows,      s->cols,     fallback->prows,
+    const clipt_staged_layout l0 = {s->batch,    s->rows,      s->cols,     fallback->prows,
                                     fallback->pcols, fallback->m, fallback->n,
                                     fallback->sequence};
     clipt_cost_choice found;

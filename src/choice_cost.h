@@ -20,6 +20,7 @@ typedef struct clipt_cost_search {
     size_t max_elems;          /* padded matrix at most this many elements  */
     const clipt_tuning *tuning;
     clipt_cost_env env;
+    size_t batch;              /* matrices of the batch, each so planned    */
 } clipt_cost_search;
 
 /* Another candidate replaces the fallback only when predicted faster by

@@ -84,15 +84,20 @@ static int injected_failure(void)
     return k == 1;
 }
 
-/* Sets stage st's arguments for the run's part of the region. */
-static clipt_status set_run_args(const clipt_stage *st, const clipt_stage_run *run,
-                                 cl_mem tail, cl_mem scratch)
+/* Sets stage i's arguments for the run's part of the region.  A widened
+ * pass's stage was prepared on elements `widen` of the plan's (its own
+ * widening of whole units, st->unit, is the stage's business). */
+static clipt_status set_run_args(const struct clipt_plan_s *p, unsigned i,
+                                 const clipt_stage_run *run, cl_mem scratch)
 {
-    const uint64_t size = clipt_stage_instance_elems(st);
+    const clipt_stage *st = &p->stages[i];
+    const uint64_t widen = st->elem / st->unit / p->elem;
+    const uint64_t size = clipt_stage_instance_elems(st) * widen;
+    const cl_ulong offset = run->offset / widen;
     if (run->begin == run->end)
-        return clipt_stage_set_args(st, run->buf, run->offset, tail, scratch);
+        return clipt_stage_set_args(st, run->buf, offset, p->tail, scratch);
     return clipt_stage_set_part_args(st, run->begin / size, (run->end - run->begin) / size,
-                                     run->buf, run->offset, tail, scratch);
+                                     run->buf, offset, p->tail, scratch);
 }
 
 /* The stages' tables, copied to the device at the plan's first run ahead
@@ -118,8 +123,7 @@ clipt_status clipt_plan_run_stages(struct clipt_plan_s *p, const clipt_stage_run
     if (run->count == 0)
         return clEnqueueMarkerWithWaitList(run->queue, num_wait, wait, done);
     for (unsigned i = 0; i < run->count; i++)
-        if ((status = set_run_args(&p->stages[run->first + i], run, p->tail, scratch)) !=
-            CL_SUCCESS)
+        if ((status = set_run_args(p, run->first + i, run, scratch)) != CL_SUCCESS)
             return status;
     if ((status = upload_tables(p, run->queue)) != CL_SUCCESS)
         return status;
@@ -207,6 +211,9 @@ clipt_status clipt_plan_profile(clipt_plan p, double *total_seconds,
         return CLIPT_ERROR_NULL_ARGUMENT;
     if (!p->last)
         return CL_INVALID_OPERATION;
+    if (p->last_ran_narrow) /* its stages ran, not p's */
+        return clipt_plan_profile(p->narrow, total_seconds, stage_seconds, max_stages,
+                                  num_stages);
     if (num_stages)
         *num_stages = p->num_stages;
     for (unsigned i = 0; i < p->num_stages; i++) {
@@ -276,6 +283,7 @@ clipt_status clipt_plan_enqueue_stages(clipt_plan p, cl_command_queue q, cl_mem 
         status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
         goto unlock;
     }
+    p->last_ran_narrow = 0; /* clipt_plan_profile reports p's own stages */
     status = enqueue_all(p, q, buf, (cl_ulong)(offset_bytes / p->elem), n, n ? wait : NULL,
                          held, &done);
     clipt_held_run_submit(held, done);

@@ -126,10 +126,18 @@ static clipt_permute_pass pass_of(const uint64_t *dims, const unsigned *order, u
     return ps;
 }
 
+uint64_t clipt_permute_widen(const clipt_permute_pass *ps, uint64_t elem)
+{
+    return ps->D > 1 && ps->D <= 16 && valid_elem((size_t)(ps->D * elem)) ? ps->D : 1;
+}
+
 unsigned clipt_permute_pass_cost(const clipt_permute_pass *ps, const clipt_permute_costs *c)
 {
-    const unsigned matrix2d = ps->B * ps->C <= c->tile_elems ? 10 : 30;
-    if (ps->D == 1)
+    /* a widened pass: B x C matrices of D-element elements, D times fewer
+     * of which fit the tile */
+    const uint64_t w = clipt_permute_widen(ps, c->elem);
+    const unsigned matrix2d = ps->B * ps->C * w <= c->tile_elems ? 10 : 30;
+    if (ps->D == w)
         return matrix2d;
     if (ps->D >= c->min_super)
         return 20;

@@ -45,10 +45,19 @@ clipt_status clipt_check_permutation(unsigned ndim, const size_t *dims, const un
 /* What a pass is estimated to cost, for the choice of passes: D >= min_super
  * moves super-elements in one pass; D == 1 is a batched 2-D transposition,
  * one pass when a B x C matrix has at most tile_elems elements; a small
- * D > 1 adds a pass of tiles first. */
+ * D > 1 adds a pass of tiles first, unless its D elements of elem bytes
+ * can be read as one wider element (clipt_permute_widen): then it is the
+ * batched 2-D transposition of those.  elem 0: no widening. */
 typedef struct clipt_permute_costs {
-    uint64_t min_super, tile_elems;
+    uint64_t min_super, tile_elems, elem;
 } clipt_permute_costs;
+
+/* The factor by which a pass of elem-byte elements widens its element:
+ * D when D > 1 and D * elem is an element size the kernels move (2, 4, 8
+ * or 16 bytes), so that each run of D elements moves as one element of
+ * D * elem bytes and the pass is a batched B x C transposition of those
+ * (which needs the array's start aligned to D * elem bytes); else 1. */
+uint64_t clipt_permute_widen(const clipt_permute_pass *pass, uint64_t elem);
 
 /* Fills *out from checked arguments: the reduced permutation and the
  * cheapest list of passes by the costs above (the fewest passes among

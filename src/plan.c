@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Appends one prepared stage for spec. */
-static clipt_status add_spec(clipt_plan p, const clipt_stage_spec *spec)
+/* Appends one prepared stage for spec, on elem-byte elements (the plan's,
+ * or a widened pass's). */
+static clipt_status add_spec(clipt_plan p, const clipt_stage_spec *spec, size_t elem)
 {
     clipt_stage *st = &p->stages[p->num_stages];
     clipt_stage_spec own = *spec;
@@ -18,16 +19,17 @@ static clipt_status add_spec(clipt_plan p, const clipt_stage_spec *spec)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     clipt_tuning tuning = p->tuning;
     if (p->tail_bytes) /* room-less padding: the region continues in the plan's tail */
-        own.split = p->buffer_bytes / p->elem;
-    if (p->narrow) /* the same choices, stages on the elements as they are */
+        own.split = p->buffer_bytes / elem;
+    if (!p->widen) /* a twin: the stages move the elements as they are */
         tuning.wide_bytes = 1;
-    status = clipt_stage_prepare(p->ctx, &own, p->elem, &tuning, st);
+    status = clipt_stage_prepare(p->ctx, &own, elem, &tuning, st);
     if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS &&
         (p->opts.sequence != CLIPT_SEQUENCE_AUTO || p->opts.algorithm != CLIPT_ALGORITHM_AUTO))
         status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
     if (status != CLIPT_SUCCESS)
         return status;
     p->num_stages++;
+    /* st->elem: elem, or wider still where the stage widened its units */
     if (st->elem > p->word_bytes)
         p->word_bytes = st->elem;
     if (st->scratch_bytes > p->scratch_bytes)
@@ -39,7 +41,7 @@ static clipt_status add_spec(clipt_plan p, const clipt_stage_spec *spec)
 /* Prepares the stages of a staged layout, identities left out, by the TPDS
  * sequence of the layout or by C2R's passes. */
 static clipt_status build_stages(clipt_plan p, const clipt_staged_layout *layout,
-                                 clipt_algorithm algorithm)
+                                 clipt_algorithm algorithm, size_t elem)
 {
     clipt_stage_spec specs[CLIPT_MAX_STAGES];
     const int count = algorithm == CLIPT_ALGORITHM_C2R
@@ -49,28 +51,27 @@ static clipt_status build_stages(clipt_plan p, const clipt_staged_layout *layout
     if (count < 0)
         return CLIPT_ERROR_INVALID_OPTION;
     for (int i = 0; i < count && status == CLIPT_SUCCESS; i++)
-        status = add_spec(p, &specs[i]);
+        status = add_spec(p, &specs[i], elem);
     return status;
 }
 
-/* Chooses for `batch` consecutive rows x cols matrices (padding only as
- * opts allows; never for batch > 1: OFF) and appends their stages;
- * the choice goes to *ch and the buffer size grows to what it needs. */
+/* Chooses for `batch` consecutive rows x cols matrices of elem-byte
+ * elements (padding only as opts allows; never for batch > 1: OFF) and
+ * appends their stages; the choice goes to *ch and the buffer size grows
+ * to what it needs. */
 static clipt_status add_staged(clipt_plan p, size_t batch, size_t rows, size_t cols,
-                               const clipt_plan_options *opts, clipt_plan_choice *ch)
+                               size_t elem, const clipt_plan_options *opts,
+                               clipt_plan_choice *ch)
 {
     const clipt_device_profile *d = &p->ctx->profile;
-    clipt_plan_options own = *opts;
     size_t bytes, padded;
     clipt_status status;
-    if (batch > 1)
-        own.padding = CLIPT_PADDING_OFF; /* no stage pads matrices each apart */
-    status = clipt_plan_choose(d, rows, cols, p->elem, &own, &p->tuning, ch);
+    status = clipt_plan_choose_batch(d, batch, rows, cols, elem, opts, &p->tuning, ch);
     if (status != CLIPT_SUCCESS)
         return status;
-    if (!clipt_mul_ok(rows * cols, batch * p->elem, &bytes) ||
+    if (!clipt_mul_ok(rows * cols, batch * elem, &bytes) ||
         !clipt_mul_ok(ch->prows, ch->pcols, &padded) ||
-        !clipt_mul_ok(padded, batch * p->elem, &padded))
+        !clipt_mul_ok(padded, batch * elem, &padded))
         return CLIPT_ERROR_SHAPE_OVERFLOW;
     if (ch->roomless) {
         /* the caller's buffer holds the matrix; the rest is the plan's */
@@ -83,7 +84,7 @@ static clipt_status add_staged(clipt_plan p, size_t batch, size_t rows, size_t c
         p->buffer_bytes = padded;
     const clipt_staged_layout layout = {batch, rows, cols, ch->prows, ch->pcols,
                                         ch->m, ch->n, ch->sequence};
-    return build_stages(p, &layout, ch->algorithm);
+    return build_stages(p, &layout, ch->algorithm, elem);
 }
 
 /* Refuses, at plan creation rather than at enqueue, a plan whose buffers
@@ -164,6 +165,8 @@ static clipt_status plan_new(clipt_context c, size_t elem, const clipt_plan_opti
  * (A, C, B, D):
  *   D = 1          A staged B x C transpositions (the 2-D sequences with
  *                  the batch as instances; one tile pass when small);
+ *   D * elem of 2, 4, 8 or 16 bytes (clipt_permute_widen; not in a plan
+ *                  made narrow) the same on elements of D * elem bytes;
  *   D >= Min       one 0100! of D-element super-elements;
  *   1 < D < Min    a 0010! of C x D tiles, (A, B, C, D) -> (A, B, D, C),
  *                  then A staged (B*D) x C transpositions -> (A, C, B, D). */
@@ -174,9 +177,10 @@ static clipt_status add_pass(clipt_plan p, unsigned index, const clipt_permute_p
                              const clipt_plan_options *opts)
 {
     clipt_plan_choice *ch = &p->pass_choice[index];
+    const uint64_t widen = p->widen ? clipt_permute_widen(ps, p->elem) : 1;
     clipt_status status;
-    if (ps->D == 1) {
-        status = add_staged(p, ps->A, ps->B, ps->C, opts, ch);
+    if (ps->D == widen) {
+        status = add_staged(p, ps->A, ps->B, ps->C, p->elem * widen, opts, ch);
         if (status == CLIPT_SUCCESS && p->choice.sequence == CLIPT_SEQUENCE_AUTO)
             p->choice = *ch; /* the first staged pass's, for clipt_plan_query */
         return status;
@@ -184,11 +188,11 @@ static clipt_status add_pass(clipt_plan p, unsigned index, const clipt_permute_p
     if (ps->D >= p->tuning.min_super) {
         const clipt_stage_spec move = {CLIPT_OP_MOVE_SUPER, "0100! super-elements",
                                        ps->A, ps->B, ps->C, ps->D, 0, 0, 0};
-        return add_spec(p, &move);
+        return add_spec(p, &move, p->elem);
     }
     const clipt_stage_spec tiles = {CLIPT_OP_TRANSPOSE_TILES, "0010! inner tiles",
                                     ps->A * ps->B, ps->C, ps->D, 1, 0, 0, 0};
-    if ((status = add_spec(p, &tiles)) != CLIPT_SUCCESS)
+    if ((status = add_spec(p, &tiles, p->elem)) != CLIPT_SUCCESS)
         return status;
     const clipt_permute_pass rest = {ps->A, ps->B * ps->D, ps->C, 1};
     return add_pass(p, index, &rest, opts);
@@ -204,13 +208,13 @@ static clipt_status build_passes(clipt_plan p, size_t bytes)
     if (nd->ndim == 2 && nd->perm[0] == 1) { /* exactly clipt_plan_create's plan */
         p->rows = nd->dims[0];
         p->cols = nd->dims[1];
-        return add_staged(p, 1, p->rows, p->cols, &opts, &p->choice);
+        return add_staged(p, 1, p->rows, p->cols, p->elem, &opts, &p->choice);
     }
     if (nd->num_passes == 1 && one->A == 1 && one->D == 1) {
         /* a 2-D transposition after the reduction: the same plan */
         p->rows = one->B;
         p->cols = one->C;
-        return add_staged(p, 1, one->B, one->C, &opts, &p->choice);
+        return add_staged(p, 1, one->B, one->C, p->elem, &opts, &p->choice);
     }
     p->rows = bytes / p->elem;
     p->cols = 1;
@@ -224,11 +228,12 @@ static clipt_status build_passes(clipt_plan p, size_t bytes)
     return status;
 }
 
-/* clipt_plan_create_permute; `narrow`: with stages that never widen. */
+/* clipt_plan_create_permute, with widened passes and stages where they
+ * are valid (widen) or none (the twin for offsets not aligned to a
+ * widened element: N-D widening off, stages at wide_bytes 1). */
 static clipt_status create_permute(clipt_context c, unsigned ndim, const size_t *dims,
                                    const unsigned *perm, size_t elem_size,
-                                   const clipt_plan_options *opts, int narrow,
-                                   clipt_plan *out)
+                                   const clipt_plan_options *opts, int widen, clipt_plan *out)
 {
     clipt_plan p = NULL;
     clipt_status status;
@@ -241,11 +246,12 @@ static clipt_status create_permute(clipt_context c, unsigned ndim, const size_t 
             CLIPT_SUCCESS ||
         (status = plan_new(c, elem_size, opts, &p)) != CLIPT_SUCCESS)
         return status;
-    p->narrow = narrow;
     const clipt_permute_costs costs = {
         p->tuning.min_super,
-        clipt_local_budget(&c->profile, CLIPT_OWN_LOCALS_UNKNOWN) / elem_size};
+        clipt_local_budget(&c->profile, CLIPT_OWN_LOCALS_UNKNOWN) / elem_size,
+        widen ? elem_size : 0};
     p->permute = !(ndim == 2 && perm[0] == 1); /* not a plain 2-D plan */
+    p->widen = widen;
     if ((status = clipt_permutation_plan(ndim, dims, perm, &costs, &p->nd)) != CLIPT_SUCCESS ||
         (status = build_passes(p, bytes)) != CLIPT_SUCCESS ||
         (status = finish(p)) != CLIPT_SUCCESS)
@@ -261,21 +267,21 @@ clipt_status clipt_plan_create_permute(clipt_context c, unsigned ndim, const siz
                                        const unsigned *perm, size_t elem_size,
                                        const clipt_plan_options *opts, clipt_plan *out)
 {
-    return create_permute(c, ndim, dims, perm, elem_size, opts, 0, out);
+    return create_permute(c, ndim, dims, perm, elem_size, opts, 1, out);
 }
 
-/* The plan's twin on unwidened stages (the same choices, the same buffer
- * size), made once; called with p->lock held.  It takes no reference to
+/* The plan's twin: the same permutation, options and buffer size with
+ * both widenings off (no widened pass, stages at wide_bytes 1), made once; called with p->lock held.  It takes no reference to
  * the context: its plan's owner holds one (see plan_cache.h). */
-static clipt_status unwidened_twin(clipt_plan p)
+static clipt_status narrow_twin(clipt_plan p)
 {
     clipt_status status;
-    if (p->unwidened)
+    if (p->narrow)
         return CLIPT_SUCCESS;
-    status = create_permute(p->ctx, p->nd.ndim, p->nd.dims, p->nd.perm, p->elem, &p->opts, 1,
-                            &p->unwidened);
+    status = create_permute(p->ctx, p->nd.ndim, p->nd.dims, p->nd.perm, p->elem, &p->opts, 0,
+                            &p->narrow);
     if (status == CLIPT_SUCCESS) {
-        p->unwidened->holds_ctx = 0;
+        p->narrow->holds_ctx = 0;
         clipt_context_release(p->ctx);
     }
     return status;
@@ -290,20 +296,24 @@ static clipt_status enqueue_twin(clipt_plan p, cl_command_queue q, cl_mem buf,
     cl_event *wait = NULL;
     clipt_status status;
     pthread_mutex_lock(&p->lock);
-    if ((status = unwidened_twin(p)) != CLIPT_SUCCESS)
+    if ((status = narrow_twin(p)) != CLIPT_SUCCESS)
         goto unlock;
     if (!(wait = clipt_plan_wait_list(p, list, &n))) {
         status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
         goto unlock;
     }
-    status = clipt_plan_enqueue_stages(p->unwidened, q, buf, offset_bytes, n, n ? wait : NULL,
+    /* clipt_plan_profile reports the twin's stages from now on; p's
+     * events of an earlier run would be stale */
+    clipt_plan_drop_events(p);
+    p->last_ran_narrow = 1;
+    status = clipt_plan_enqueue_stages(p->narrow, q, buf, offset_bytes, n, n ? wait : NULL,
                                        event);
     /* the twin's last run (also what a failed run left queued; only this
      * lock's holder enqueues the twin) is the plan's */
-    if (p->unwidened->last && p->unwidened->last != p->last) {
+    if (p->narrow->last && p->narrow->last != p->last) {
         if (p->last)
             clReleaseEvent(p->last);
-        p->last = p->unwidened->last;
+        p->last = p->narrow->last;
         clRetainEvent(p->last);
     }
 unlock:
@@ -316,9 +326,9 @@ clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf, size_t 
                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                            cl_event *event)
 {
-    /* widened stages read the buffer as words of word_bytes: another
-     * offset (a multiple of the element, else refused by the checks) runs
-     * the twin whose stages move the elements as they are */
+    /* widened passes and stages read the buffer as elements of up to
+     * word_bytes: another offset (a multiple of the element, else refused
+     * by the checks) runs the twin, which widens nothing */
     if (!p || !q || !buf || offset_bytes % p->elem || offset_bytes % p->word_bytes == 0 ||
         (num_events_in_wait_list == 0) != (event_wait_list == NULL))
         return clipt_plan_enqueue_stages(p, q, buf, offset_bytes, num_events_in_wait_list,
@@ -351,7 +361,7 @@ void clipt_plan_release(clipt_plan p)
         p->stages[i].retire = p->last;
         clipt_stage_release(&p->stages[i]);
     }
-    clipt_plan_release(p->unwidened); /* its runs are in p->last too */
+    clipt_plan_release(p->narrow); /* the twin; its runs are in p->last too */
     clipt_pool_put_buffer(&p->ctx->pool, p->scratch, 1, &p->last);
     clipt_pool_put_buffer(&p->ctx->pool, p->tail, 1, &p->last);
     if (p->last)
@@ -369,7 +379,14 @@ size_t clipt_plan_buffer_size(clipt_plan p) { return p ? p->buffer_bytes : 0; }
 
 size_t clipt_plan_scratch_size(clipt_plan p)
 {
-    return p ? p->scratch_bytes + p->aux_bytes + p->tail_bytes : 0;
+    size_t bytes;
+    if (!p)
+        return 0;
+    /* the twin's too once a misaligned enqueue has made it (clipt.h) */
+    pthread_mutex_lock(&p->lock);
+    bytes = p->scratch_bytes + p->aux_bytes + p->tail_bytes + clipt_plan_scratch_size(p->narrow);
+    pthread_mutex_unlock(&p->lock);
+    return bytes;
 }
 
 /* ---- shared plans ------------------------------------------------------- */

@@ -24,13 +24,6 @@ struct clipt_plan_s {
     clipt_stage stages[CLIPT_MAX_PLAN_STAGES];
     unsigned num_stages;
     size_t buffer_bytes;
-    size_t word_bytes;            /* its stages' widest word (stage-level
-                                     widening): offsets that are not a
-                                     multiple of it run `unwidened`      */
-    int narrow;                   /* its stages never widen (a twin)       */
-    struct clipt_plan_s *unwidened; /* the same plan on unwidened stages,
-                                     made at the first enqueue that needs
-                                     it; owned by this plan               */
     size_t scratch_bytes;         /* the scratch buffer (shared by stages) */
     size_t aux_bytes;             /* stages' own buffers (segment tables)  */
     size_t tail_bytes;            /* room-less padding: the padded region
@@ -44,6 +37,20 @@ struct clipt_plan_s {
     int permute;                  /* more than a plain 2-D transposition  */
     clipt_permutation nd;         /* the array, reduction and passes     */
     clipt_plan_choice pass_choice[CLIPT_MAX_PASSES]; /* staged passes' */
+    /* Widening: a pass's runs of D elements read as one wider element
+     * (clipt_permute_widen, plan.c) and a stage's whole units moved as
+     * wider words (clipt_spec_wide_bytes, stages.c): each stage's kernel
+     * element is stages[i].elem, a multiple of elem.  word_bytes is the
+     * widest of them, to which a run's offset must be aligned; a run at
+     * another offset runs `narrow`, the same permutation made with both
+     * widenings off (widen = 0), built at the first such enqueue (plan.c's
+     * clipt_enqueue), owned by this plan, NULL until then. */
+    int widen;                    /* 0: a twin, nothing widened          */
+    size_t word_bytes;
+    struct clipt_plan_s *narrow;
+    int last_ran_narrow;          /* the last enqueue ran `narrow`: its
+                                     stages are what clipt_plan_profile
+                                     reports                              */
     /* enqueues (enqueue.c) */
     pthread_mutex_t lock;         /* serialises enqueues of this plan      */
     cl_event last;                /* completion of the previous enqueue    */

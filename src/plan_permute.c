@@ -24,7 +24,7 @@ static int format_dims(char *buf, size_t len, const size_t *d, unsigned n)
 
 static const char *pass_kind(clipt_plan p, const clipt_permute_pass *ps)
 {
-    if (ps->D == 1)
+    if (ps->D == 1 || (p->widen && clipt_permute_widen(ps, p->elem) == ps->D))
         return ps->A == 1 ? "2-D transposition" : "batched 2-D transpositions";
     return ps->D >= p->tuning.min_super
                ? "0100! of super-elements"
@@ -63,6 +63,13 @@ int clipt_permute_describe(clipt_plan p, char *buf, size_t len)
                          i + 1, (unsigned long long)ps->A, (unsigned long long)ps->B,
                          (unsigned long long)ps->C, (unsigned long long)ps->D,
                          pass_kind(p, ps));
+        if (ps->D > 1 && p->widen && clipt_permute_widen(ps, p->elem) == ps->D)
+            used += snprintf(buf + used, len > (size_t)used ? len - (size_t)used : 0,
+                             " of %llu-byte elements (each run of D = %llu elements read as "
+                             "one; offsets not a multiple of %zu bytes run the plan without "
+                             "widening)",
+                             (unsigned long long)(ps->D * p->elem), (unsigned long long)ps->D,
+                             p->word_bytes);
         if (ch->sequence != CLIPT_SEQUENCE_AUTO)
             used += snprintf(buf + used, len > (size_t)used ? len - (size_t)used : 0,
                              " (sequence %s, m=%zu n=%zu)", clipt_sequence_name(ch->sequence),

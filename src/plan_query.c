@@ -176,15 +176,17 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
                 : " (no padding)");
     }
     add_buffer_line(&t, &info);
+    /* the twin without widening, once a misaligned enqueue made it */
+    const size_t twin = info.scratch_bytes - p->scratch_bytes - tables - p->tail_bytes;
+    add(&t, "scratch bytes: %zu (scratch buffer %zu, cycle-segment tables %zu",
+        info.scratch_bytes, p->scratch_bytes, tables);
     if (p->tail_bytes)
-        add(&t, "scratch bytes: %zu (scratch buffer %zu, cycle-segment tables %zu, padded tail "
-            "%zu = %.3f %% of the matrix: room-less padding, the padded matrix's elements "
-            "past the buffer)\n",
-            info.scratch_bytes, info.scratch_bytes - tables - p->tail_bytes, tables,
+        add(&t, ", padded tail %zu = %.3f %% of the matrix: room-less padding, the padded "
+            "matrix's elements past the buffer",
             p->tail_bytes, 100.0 * (double)p->tail_bytes / (double)p->buffer_bytes);
-    else
-        add(&t, "scratch bytes: %zu (scratch buffer %zu, cycle-segment tables %zu)\n",
-            info.scratch_bytes, info.scratch_bytes - tables, tables);
+    if (twin)
+        add(&t, ", the twin without widening %zu", twin);
+    add(&t, ")\n");
     add(&t, "tuning entry: %s", info.tuning_entry);
     /* the plan options that replaced values of that entry */
     overrides = clipt_tuning_of_options(&p->opts);

@@ -1,13 +1,15 @@
 /* The passes of the C2R decomposition (cl/c2r.cl): column rotation, row
  * shuffle and column shuffle of the rows x cols view, each a gather of one
  * unit (a row, or a block of consecutive columns) through local memory
- * when the unit fits, else through the work-group's slot of the plan's
- * scratch buffer.  The spec: `instances` consecutive a x b matrices
- * (a = rows, b = cols), s = 1; the op names the pass. */
+ * when the unit fits, else through as much local memory as there is and
+ * the work-group's slot of the plan's scratch buffer for the rest.  The
+ * spec: `instances` consecutive a x b matrices (a = rows, b = cols),
+ * s = 1; the op names the pass. */
 #include "modular.h"
 #include "stage_kernel.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define C2R_COMMON_ARGS(X)                                                     \
     X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
@@ -16,17 +18,31 @@
     X(div_b, UINT4, "uint4") X(div_rows, UINT4, "uint4") X(div_a, UINT4, "uint4") \
     X(div_width, UINT4, "uint4") X(div_last, UINT4, "uint4")
 #define C2R_LOCAL_ARGS(X) C2R_COMMON_ARGS(X) X(tmp, LOCAL, "elem_t*")
-#define C2R_GLOBAL_ARGS(X) C2R_COMMON_ARGS(X) X(scratch, GLOBAL, "elem_t*")
+#define C2R_GLOBAL_ARGS(X)                                                     \
+    C2R_COMMON_ARGS(X) X(in_local, UINT, "uint") X(tmp, LOCAL, "elem_t*")      \
+        X(scratch, GLOBAL, "elem_t*")
+#define C2R_REGS_ARGS(X)                                                       \
+    C2R_COMMON_ARGS(X) X(in_local, UINT, "uint") X(div_cols, UINT4, "uint4")   \
+        X(tmp, LOCAL, "elem_t*")
 CLIPT_KERNEL_ARGS(c2r_local, C2R_LOCAL_ARGS)
 CLIPT_KERNEL_ARGS(c2r_global, C2R_GLOBAL_ARGS)
+CLIPT_KERNEL_ARGS(c2r_regs, C2R_REGS_ARGS)
 
-enum { ROWS_LOCAL, ROWS_GLOBAL, COLUMNS_LOCAL, COLUMNS_GLOBAL };
+/* The variants, in the kernels[] order. */
+enum { ROWS_LOCAL, ROWS_REGS, ROWS_GLOBAL, COLUMNS_LOCAL, COLUMNS_GLOBAL, ROTATE_STREAM };
 
 static const clipt_kernel_decl kernels[] = {
     {"c2r_rows_local", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)},
+    {"c2r_rows_regs", c2r_regs_arg_decls, CLIPT_COUNT_OF(c2r_regs_arg_decls)},
     {"c2r_rows_global", c2r_global_arg_decls, CLIPT_COUNT_OF(c2r_global_arg_decls)},
     {"c2r_columns_local", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)},
-    {"c2r_columns_global", c2r_global_arg_decls, CLIPT_COUNT_OF(c2r_global_arg_decls)}};
+    {"c2r_columns_global", c2r_global_arg_decls, CLIPT_COUNT_OF(c2r_global_arg_decls)},
+    {"c2r_rotate_stream", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)}};
+
+/* What each op tries, best first: the last always fits. */
+static const int rotate_variants[] = {ROTATE_STREAM, COLUMNS_LOCAL, COLUMNS_GLOBAL, -1};
+static const int rows_variants[] = {ROWS_LOCAL, ROWS_REGS, ROWS_GLOBAL, -1};
+static const int columns_variants[] = {COLUMNS_LOCAL, COLUMNS_GLOBAL, -1};
 
 /* Work-items of a work-group: units in local memory leave room for
  * several work-groups per compute unit; the global variants, whose
@@ -34,11 +50,39 @@ static const clipt_kernel_decl kernels[] = {
  * enough loads in flight. */
 #define C2R_GROUP_SIZE 256
 #define C2R_GLOBAL_GROUP_SIZE 1024
-/* Scratch of the global variants: at most this many bytes, or an eighth of
- * the region when that is more, and at least one work-group's slot. */
-#define C2R_SCRATCH_FLOOR ((size_t)4 << 20)
+/* Scratch of the global variants: at most an eighth of the region, or
+ * this many bytes (but no more than half the region) when that is more,
+ * and at least one work-group's slot: with few slots a small matrix's
+ * column pass ran on a few work-groups (H100, 1018 columns: 16). */
+#define C2R_SCRATCH_FLOOR ((size_t)32 << 20)
+/* Elements a work-item loads before it stores (C2R_BATCH): loads in
+ * flight per work-item, in registers (4 of 16 bytes, 8 of the others); 1
+ * where the tuning runs the CPU kernels: there a work-group's work-items
+ * are a loop, and the batch's private arrays and tests made PoCL's column
+ * and row passes up to 1.7x slower. */
+#define C2R_MAX_BATCH 8
+static int c2r_batch(const clipt_tuning *t, size_t elem)
+{
+    if (clipt_tuning_loops(t))
+        return 1;
+    return elem > 8 ? 4 : C2R_MAX_BATCH;
+}
 
 static int is_rows(const clipt_stage_spec *sp) { return sp->op == CLIPT_OP_SHUFFLE_ROWS; }
+
+/* The rotation streams (c2r_rotate_stream) when local memory keeps the
+ * first gcd - 1 rows of a strip one 32-byte sector wide. */
+static uint64_t sector_width(const clipt_stage_spec *sp, size_t elem)
+{
+    const uint64_t sector = 32 / elem > 1 ? 32 / elem : 1;
+    return sector < sp->b ? sector : sp->b;
+}
+
+static int streams(const clipt_stage_spec *sp, size_t elem, size_t usable)
+{
+    return sp->op == CLIPT_OP_ROTATE_COLUMNS &&
+           (clipt_gcd64(sp->a, sp->b) - 1) * sector_width(sp, elem) * elem <= usable;
+}
 
 /* Columns of a block: one 128-byte line of a row where local memory holds
  * rows x that many, else as many as it holds down to one 32-byte sector;
@@ -54,85 +98,138 @@ static unsigned column_width(const clipt_stage_spec *sp, size_t elem, size_t usa
     return w >= sector || w == sp->b ? (unsigned)w : 0;
 }
 
-/* Builds the kernel of the unit's variant: local memory when `try_local`
- * and the unit fits what the kernel's own variables leave (st->f.c2r.local
- * then 1), else global scratch.  *retry is set when local memory was tried
- * but the kernel's own variables left too little: call again without. */
-static clipt_status make_variant(clipt_context c, size_t elem, clipt_stage *st, int try_local,
-                                 size_t *wg_limit, int *retry)
+/* Whether `variant` takes the stage's unit with `usable` bytes of local
+ * memory and work-groups of `wg` items moving `batch` elements a step;
+ * sets its block width and the unit's elements in local memory. */
+static int fits(int variant, const clipt_stage_spec *sp, size_t elem, size_t usable, size_t wg,
+                unsigned batch, unsigned *width, size_t *in_local)
+{
+    const size_t held = usable / elem; /* what local memory holds */
+    *width = 1;
+    switch (variant) {
+    case ROTATE_STREAM:
+        *width = (unsigned)sector_width(sp, elem);
+        *in_local = (clipt_gcd64(sp->a, sp->b) - 1) * *width;
+        return streams(sp, elem, usable);
+    case ROWS_LOCAL:
+        *in_local = sp->b;
+        return sp->b <= held;
+    case COLUMNS_LOCAL:
+        *width = column_width(sp, elem, usable);
+        *in_local = sp->a * *width;
+        return *width > 0;
+    case ROWS_REGS: /* the rest of the row in registers, `batch` per item */
+        *in_local = clipt_min_size(held, sp->b - 1);
+        return sp->b - *in_local <= wg * batch;
+    case ROWS_GLOBAL:
+        *in_local = clipt_min_size(held, sp->b - 1);
+        return 1;
+    default: /* COLUMNS_GLOBAL: blocks of one 32-byte sector per row, four
+                times the work-groups of 128-byte blocks in the same scratch */
+        *width = (unsigned)sector_width(sp, elem);
+        *in_local = clipt_min_size(held, sp->a * *width - 1);
+        return 1;
+    }
+}
+
+/* Work-items of a variant's work-groups, before the kernel's own limit. */
+static size_t group_size(int variant)
+{
+    return variant == ROWS_LOCAL || variant == COLUMNS_LOCAL ? C2R_GROUP_SIZE
+                                                             : C2R_GLOBAL_GROUP_SIZE;
+}
+
+/* Builds the kernel of the first variant of the op that fits: first with
+ * all of local memory and the largest work-group (no kernel built for a
+ * variant that cannot fit even so), then with what the kernel's own
+ * variables leave and its work-group limit. */
+static clipt_status make_variant(clipt_context c, size_t elem, unsigned batch, clipt_stage *st,
+                                 size_t *wg)
 {
     const clipt_stage_spec *sp = &st->spec;
-    const uint64_t sector = 32 / elem > 1 ? 32 / elem : 1;
-    const size_t budget = clipt_local_budget(&c->profile, 0);
-    size_t own_local = 0;
-    unsigned width = 1;
-    int local = try_local && (is_rows(sp) ? sp->b * elem <= budget
-                                          : column_width(sp, elem, budget) > 0);
-    clipt_status status;
-    *retry = 0;
-    st->kernel_name = kernels[is_rows(sp) ? (local ? ROWS_LOCAL : ROWS_GLOBAL)
-                                          : (local ? COLUMNS_LOCAL : COLUMNS_GLOBAL)]
-                          .name;
-    status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, wg_limit, &own_local);
-    if (status != CLIPT_SUCCESS)
-        return status;
-    /* through global scratch, blocks of one 32-byte sector per row: four
-     * times the work-groups of 128-byte blocks in the same scratch */
-    if (!is_rows(sp))
-        width = local ? column_width(sp, elem, clipt_local_budget(&c->profile, own_local))
-                      : (unsigned)(sector < sp->b ? sector : sp->b);
-    if (local && (width == 0 || (is_rows(sp) &&
-                                 sp->b * elem > clipt_local_budget(&c->profile, own_local)))) {
+    const int *v = sp->op == CLIPT_OP_ROTATE_COLUMNS ? rotate_variants
+                   : is_rows(sp)                       ? rows_variants
+                                                       : columns_variants;
+    for (; *v >= 0; v++) {
+        size_t own_local = 0, limit = 0, in_local;
+        unsigned width;
+        clipt_status status;
+        if (v[1] >= 0 && !fits(*v, sp, elem, clipt_local_budget(&c->profile, 0), group_size(*v),
+                               batch, &width, &in_local))
+            continue;
+        st->kernel_name = kernels[*v].name;
+        status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, &limit, &own_local);
+        if (status != CLIPT_SUCCESS)
+            return status;
+        *wg = clipt_min_size(group_size(*v), limit);
+        if (fits(*v, sp, elem, clipt_local_budget(&c->profile, own_local), *wg, batch, &width,
+                 &in_local)) {
+            st->f.c2r.variant = *v;
+            st->f.c2r.width = width;
+            st->f.c2r.in_local = in_local;
+            return CLIPT_SUCCESS;
+        }
         clReleaseKernel(st->kernel);
         st->kernel = NULL;
-        *retry = 1;
-        return CLIPT_SUCCESS;
     }
-    st->f.c2r.width = width;
-    st->f.c2r.local = local;
-    return CLIPT_SUCCESS;
+    return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS; /* not reached: the last fits */
 }
+
+/* The scratch the global variants may take: the rule above, or
+ * CLIPT_C2R_SCRATCH_MIB mebibytes when the environment sets it (a
+ * measurement's knob, as CLIPT_CYCLE_WALK: whether a scratch small enough
+ * to stay in the GPU's L2 cache, with fewer work-groups, beats the rule;
+ * tuning/gpu_c2r_speed.sh runs both). */
+static size_t scratch_limit(size_t region)
+{
+    const char *v = getenv("CLIPT_C2R_SCRATCH_MIB");
+    const long mib = v ? strtol(v, NULL, 10) : 0;
+    const size_t low = clipt_min_size(C2R_SCRATCH_FLOOR, region / 2);
+    if (mib > 0 && mib < 65536)
+        return (size_t)mib << 20;
+    return region / 8 > low ? region / 8 : low;
+}
+
+/* Whether the variant holds its unit in the work-group's scratch slot. */
+static int in_scratch(int variant) { return variant == ROWS_GLOBAL || variant == COLUMNS_GLOBAL; }
 
 static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
                             clipt_stage *st)
 {
     const clipt_stage_spec *sp = &st->spec;
     const uint64_t line = 128 / elem > 1 ? 128 / elem : 1;
-    size_t wg_limit = 0, unit_elems, per_group, cap;
+    const unsigned batch = c2r_batch(t, elem);
+    size_t wg = 0, per_group, cap;
     uint64_t units;
+    unsigned width;
+    clipt_status status;
     if (sp->split) /* C2R never pads, so no plan splits its region */
         return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
-    unsigned width;
-    int local, retry = 0;
-    clipt_status status;
 
-    if (sp->a > UINT32_MAX || sp->b > UINT32_MAX || sp->a * line > UINT32_MAX)
+    /* 32-bit indices within a unit, with a batch's steps past its end */
+    if (sp->a > UINT32_MAX || sp->b > UINT32_MAX ||
+        sp->a * line + (uint64_t)C2R_MAX_BATCH * C2R_GLOBAL_GROUP_SIZE > UINT32_MAX)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s", clipt_elem_type_name(elem));
-    status = make_variant(c, elem, st, 1, &wg_limit, &retry);
-    if (status == CLIPT_SUCCESS && retry)
-        status = make_variant(c, elem, st, 0, &wg_limit, &retry);
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DC2R_BATCH=%u",
+             clipt_elem_type_name(elem), batch);
+    status = make_variant(c, elem, batch, st, &wg);
     if (status != CLIPT_SUCCESS)
         return status;
     width = st->f.c2r.width;
-    local = st->f.c2r.local;
-    unit_elems = is_rows(sp) ? (size_t)sp->b : (size_t)(sp->a * width);
     units = sp->instances * (is_rows(sp) ? sp->a : (sp->b + width - 1) / width);
     cap = clipt_groups_cap(c, t->groups_per_cu_010, 0);
-    per_group = unit_elems * elem;
-    if (local) {
-        st->local_bytes[0] = per_group;
-    } else {
+    /* the local part (at least one element: a __local argument has a size) */
+    st->local_bytes[0] = (st->f.c2r.in_local ? st->f.c2r.in_local : 1) * elem;
+    /* the scratch slot: the unit past its local part */
+    per_group = ((is_rows(sp) ? sp->b : sp->a * width) - st->f.c2r.in_local) * elem;
+    if (in_scratch(st->f.c2r.variant)) {
         /* one slot per work-group, within the scratch rule */
-        const size_t region = (size_t)clipt_spec_region_elems(sp) * elem;
-        const size_t limit = region / 8 > C2R_SCRATCH_FLOOR ? region / 8 : C2R_SCRATCH_FLOOR;
+        const size_t limit = scratch_limit((size_t)clipt_spec_region_elems(sp) * elem);
         const size_t by_memory = limit / per_group ? limit / per_group : 1;
         cap = clipt_min_size(cap, by_memory);
     }
-    clipt_set_launch(st, clipt_min_size(local ? C2R_GROUP_SIZE : C2R_GLOBAL_GROUP_SIZE,
-                                        wg_limit),
-                     units, 1, cap);
-    if (!local)
+    clipt_set_launch(st, wg, units, 1, cap);
+    if (in_scratch(st->f.c2r.variant))
         st->scratch_bytes = st->global / st->local * per_group;
     return CLIPT_SUCCESS;
 }
@@ -154,13 +251,19 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
     const cl_uint a_inv = b > 1 ? (cl_uint)clipt_invmod(a % b, b) : 0;
     const unsigned w = st->f.c2r.width;
     const uint64_t last = sp->b % w ? sp->b % w : w;
-    if (st->f.c2r.local) {
-        const c2r_local_args v = {C2R_SHARED_VALUES(g, w, last),
-                                  .tmp = st->local_bytes[0]};
-        return c2r_local_set(st->kernel, &v);
-    } else {
-        const c2r_global_args v = {C2R_SHARED_VALUES(g, w, last), .scratch = g->scratch};
+    const cl_uint in_local = (cl_uint)st->f.c2r.in_local;
+    if (in_scratch(st->f.c2r.variant)) {
+        const c2r_global_args v = {C2R_SHARED_VALUES(g, w, last), .in_local = in_local,
+                                   .tmp = st->local_bytes[0], .scratch = g->scratch};
         return c2r_global_set(st->kernel, &v);
+    } else if (st->f.c2r.variant == ROWS_REGS) {
+        const c2r_regs_args v = {C2R_SHARED_VALUES(g, w, last), .in_local = in_local,
+                                 .div_cols = clipt_divisor_vector(sp->b),
+                                 .tmp = st->local_bytes[0]};
+        return c2r_regs_set(st->kernel, &v);
+    } else {
+        const c2r_local_args v = {C2R_SHARED_VALUES(g, w, last), .tmp = st->local_bytes[0]};
+        return c2r_local_set(st->kernel, &v);
     }
 }
 
@@ -182,11 +285,26 @@ static clipt_status enqueue(const clipt_stage *st, cl_command_queue q, cl_mem sc
 
 static int describe(const clipt_stage *st, char *buf, size_t len)
 {
-    if (is_rows(&st->spec))
-        return snprintf(buf, len, "; one row per unit, in %s memory",
-                        st->f.c2r.local ? "local" : "global scratch");
-    return snprintf(buf, len, "; blocks of %u columns, in %s memory", st->f.c2r.width,
-                    st->f.c2r.local ? "local" : "global scratch");
+    const unsigned w = st->f.c2r.width;
+    const size_t kept = st->f.c2r.in_local;
+    switch (st->f.c2r.variant) {
+    case ROTATE_STREAM:
+        return snprintf(buf, len, "; strips of %u columns streamed down the rows, their first "
+                        "%zu elements kept in local memory", w, kept);
+    case ROWS_LOCAL:
+        return snprintf(buf, len, "; one row per unit, in local memory");
+    case ROWS_REGS:
+        return snprintf(buf, len, "; one row per unit, the first %zu elements in local memory, "
+                        "the rest in registers (scattered)", kept);
+    case ROWS_GLOBAL:
+        return snprintf(buf, len, "; one row per unit, the first %zu elements in local memory, "
+                        "the rest in global scratch", kept);
+    case COLUMNS_LOCAL:
+        return snprintf(buf, len, "; blocks of %u columns, in local memory", w);
+    default:
+        return snprintf(buf, len, "; blocks of %u columns, the first %zu elements in local "
+                        "memory, the rest in global scratch", w, kept);
+    }
 }
 
 const clipt_family clipt_family_c2r = {

@@ -1,7 +1,6 @@
 /* 010!/0010! with whole tiles staged in local memory (cl/transpose010.cl,
  * the BS kernel): a work-group takes a batch of consecutive tiles. */
 #include "stage_kernel.h"
-#include "factor.h"
 
 #include <stdio.h>
 
@@ -38,16 +37,12 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     const size_t ab = (size_t)(sp->a * sp->b);
     const int loops = clipt_tuning_loops(t);
 
-    /* the BS kernel reads and writes 1- and 2-byte elements as 4-byte
-     * words where a batch allows (cl/transpose010.cl, WORD) */
-    const unsigned word = !loops && elem < 4 ? (unsigned)(4 / elem) : 1;
-
     st->kernel_name = kernels[loops ? 1 : 0].name;
-    if (word > 1)
-        snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DWORD=%u -DWORD_TYPE=uint",
-                 clipt_elem_type_name(elem), word);
-    else
-        snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s", clipt_elem_type_name(elem));
+    /* the BS kernel moves 1- and 2-byte elements as 32-bit words of 4 / elem
+     * (PACK, cl/transpose010.cl); the loops kernel copies whole batches */
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s%s",
+             clipt_elem_type_name(elem),
+             loops || elem >= 4 ? "" : elem == 2 ? " -DPACK=2" : " -DPACK=4");
     if (sp->a * sp->b * elem > budget || sp->a * sp->b > UINT32_MAX)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, &wg_limit, &own_local);
@@ -63,11 +58,6 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
         st->f.tiles.pitch = (unsigned)sp->b + 1;
     slots = (size_t)sp->a * st->f.tiles.pitch;
     st->f.tiles.batch = batch_of(sp, t, elem, usable, slots);
-    if (word > 1) { /* whole words per batch: a multiple of word elements */
-        const unsigned step = word / (unsigned)clipt_gcd(ab, word);
-        if (st->f.tiles.batch >= step && st->f.tiles.batch < sp->instances)
-            st->f.tiles.batch -= st->f.tiles.batch % step;
-    }
     st->local_bytes[0] = st->f.tiles.batch * slots * elem;
     if (clipt_min_size(t->wg_010, wg_limit) < 1)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;

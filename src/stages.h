@@ -135,8 +135,10 @@ typedef struct clipt_rows_state {       /* stage_pad.c */
 
 typedef struct clipt_c2r_state {        /* stage_c2r.c */
     unsigned width;                     /* columns of a block (1: rows)  */
-    int local;                          /* unit in local memory, else in
-                                           the work-group's scratch slot */
+    int variant;                        /* its kernel (stage_c2r.c)      */
+    size_t in_local;                    /* elements of a unit in local
+                                           memory (the rows kept when the
+                                           rotation streams)             */
 } clipt_c2r_state;
 
 struct clipt_stage {
@@ -146,10 +148,13 @@ struct clipt_stage {
                                       release: the plan's last run, which
                                       a pooled buffer must outlast       */
     clipt_stage_spec spec;         /* what its kernels do, in units of
-                                      `unit` of the plan's elements (see
+                                      `unit` of the elements it was
+                                      prepared on (the plan's, or a
+                                      widened pass's; see
                                       clipt_spec_wide_bytes)              */
-    unsigned unit;                 /* plan elements per kernel element    */
-    size_t elem;                   /* bytes of the kernel's element       */
+    unsigned unit;                 /* prepared elements per kernel element */
+    size_t elem;                   /* bytes of the kernel's element: the
+                                      elem_size prepared with, times unit */
     const clipt_family *family;    /* how: the kernel family computing it */
     const char *kernel_name;       /* its kernel(s), for describe         */
     char options[256];             /* build options                       */

@@ -155,8 +155,8 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 typedef struct tweaks {
     unsigned wg_010, wg_100, simd_100, spread, pad, unroll, item_bytes;
     int wide, loops;
-    int words; /* at offsets of whole 16 bytes: widened stages and the
-                  tiles' word accesses run (else mostly unwidened twins) */
+    int words; /* at offsets of whole 16 bytes: widened stages run, and
+                  the packed tiles' words with no element alone */
 } tweaks;
 
 typedef struct stage_case {
@@ -228,11 +228,12 @@ static const stage_case stage_cases[] = {
     {CLIPT_FAMILY_ROWS, CLIPT_OP_UNPAD, 17, 41, 1, 1, 48, 41, 2, {.loops = 1}},
     {CLIPT_FAMILY_ROWS, CLIPT_OP_PAD, 9, 25, 1, 1, 25, 32, 8, {.loops = 1, .wide = 1}},
     {CLIPT_FAMILY_ROWS, CLIPT_OP_UNPAD, 9, 25, 1, 1, 32, 25, 4, {.loops = 1}},
-    /* wider words: 1- and 2-byte tiles read and written as 4-byte words
-     * (whole batches and a partial one), super-elements and rows moved as
-     * 16-, 8- and 4-byte words (stage-level widening) */
+    /* wider words: 1- and 2-byte tiles read and written as packed 32-bit
+     * words (PACK; aligned, and at an odd offset with a head and a tail
+     * moved alone), super-elements and rows moved as 16-, 8- and 4-byte
+     * words (stage-level widening) */
     {CLIPT_FAMILY_TILE_LOCAL, TILES, 50, 8, 8, 1, 0, 0, 1, {.words = 1}},
-    {CLIPT_FAMILY_TILE_LOCAL, TILES, 13, 5, 7, 1, 0, 0, 1, {.wg_010 = 32, .words = 1}},
+    {CLIPT_FAMILY_TILE_LOCAL, TILES, 13, 5, 7, 1, 0, 0, 1, {.wg_010 = 32}},
     {CLIPT_FAMILY_TILE_LOCAL, TILES, 31, 6, 9, 1, 0, 0, 2, {.wg_010 = 16, .words = 1}},
     {CLIPT_FAMILY_SUPER_SEGMENTS, SUPER, 1, 13, 17, 32, 0, 0, 1, {.words = 1}},
     {CLIPT_FAMILY_SUPER_SEGMENTS, SUPER, 2, 9, 7, 6, 0, 0, 2, {.words = 1}},
@@ -355,10 +356,16 @@ static void test_plan_cases(void **state)
     }
 }
 
-/* C2R plans (rows, cols, elem): a rotation (gcd 6), coprime sides (two
- * passes), a row too long for local memory and column blocks too tall for
- * it (both through global scratch). */
-static const size_t c2r_cases[][3] = {{60, 42, 4}, {97, 101, 16}, {3, 20011, 2}, {12000, 5, 1}};
+/* C2R plans (rows, cols, elem, kernel style): a rotation (gcd 6, streamed),
+ * coprime sides (two passes), a row too long for local memory (its rest
+ * in registers) and column blocks too tall for it (through global
+ * scratch); the device's kernel style (0), then the GPU style (1: 8 or 4
+ * elements a work-item step) on the streamed rotation, a row whose rest
+ * fits the registers (12007 > 8192 in Oclgrind's 32 KiB), one whose rest
+ * does not (through scratch) and the column blocks. */
+static const size_t c2r_cases[][4] = {{60, 42, 4, 0},   {97, 101, 16, 0}, {3, 20011, 2, 0},
+                                      {12000, 5, 1, 0}, {60, 42, 8, 1},   {3, 12007, 4, 1},
+                                      {3, 20011, 4, 1}, {1500, 5, 16, 1}};
 
 static void test_c2r_cases(void **state)
 {
@@ -373,6 +380,7 @@ static void test_c2r_cases(void **state)
             continue;
         clipt_plan_options_init(&o);
         o.algorithm = CLIPT_ALGORITHM_C2R;
+        o.kernel_style = c2r_cases[i][3] ? CLIPT_KERNEL_STYLE_GROUPS : 0;
         s = test_run_transpose(env, rows, cols, elem, 5 * elem, &o, &bad, text, sizeof text);
         printf("c2r case %zu: %zu x %zu, %zu-byte: %s, %zu bytes wrong\n%s", i, rows, cols,
                elem, clipt_status_string(s), bad, s == CLIPT_SUCCESS ? text : "");

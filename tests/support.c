@@ -287,6 +287,15 @@ clipt_status test_run_permute(test_env *env, unsigned ndim, const size_t *dims,
     return s;
 }
 
+clipt_status test_check_permute(test_env *env, clipt_plan plan, unsigned ndim,
+                                const size_t *dims, const unsigned *perm, size_t elem,
+                                size_t offset, size_t *mismatch)
+{
+    *mismatch = (size_t)-1;
+    return check_plan(env, plan, ndim, dims, perm, elem, offset, ndim * 7919u + offset,
+                      mismatch);
+}
+
 void test_run_on_sub_buffer(test_env *env, size_t rows, size_t cols, size_t elem,
                             size_t offset, const clipt_plan_options *opts, uint64_t seed)
 {

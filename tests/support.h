@@ -135,6 +135,13 @@ clipt_status test_run_permute(test_env *env, unsigned ndim, const size_t *dims,
                               const clipt_plan_options *opts, size_t *mismatch,
                               char *describe, size_t dlen);
 
+/* Runs an axis permutation's plan, made by the caller, as test_run_permute
+ * runs its own (a pattern, byte offset `offset`), and counts the wrong
+ * bytes into *mismatch. */
+clipt_status test_check_permute(test_env *env, clipt_plan plan, unsigned ndim,
+                                const size_t *dims, const unsigned *perm, size_t elem,
+                                size_t offset, size_t *mismatch);
+
 /* ---- single stages ------------------------------------------------------ */
 
 /* Elements of the region a stage works on (see clipt_stage_spec). */

@@ -3,6 +3,7 @@
  * local memory and (on a context whose local memory is cut down) in
  * global scratch; its passes as the plan reports them; its option
  * checks; a sub-buffer. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "support.h"
 #include "plan.h"
 
@@ -20,17 +21,26 @@ typedef struct c2r_shape {
 
 /* 1 x N, N x 1, tiny, primes, powers of two, gcd > 1 (rotation) and
  * coprime (two passes), skinny both ways, a row one element past a
- * column block. */
+ * column block, rows one element past the 512 4-byte elements that
+ * test_global_scratch's local memory holds (the rest in scratch), a row
+ * whose rest does not fit the registers of a work-group's step (9001:
+ * more than 1024 x 8 past those 512). */
 static const c2r_shape shapes[] = {
     {1, 1},    {1, 37},   {41, 1},   {2, 2},    {3, 4},     {4, 6},     {6, 4},
     {5, 7},    {97, 101}, {101, 97}, {64, 128}, {256, 256}, {12, 18},   {60, 84},
-    {35, 64},  {3, 1000}, {1000, 3}, {2, 4097}, {4097, 2},  {131, 257}, {200, 330}};
+    {35, 64},  {3, 1000}, {1000, 3}, {2, 4097}, {4097, 2},  {131, 257}, {200, 330},
+    {5, 513},  {512, 9},  {129, 17}, {3, 9001}};
+
+/* The kernel style the plans are made with (0: the device's): the GPU
+ * style moves C2R_BATCH elements per work-item step, the CPU style one. */
+static unsigned forced_style;
 
 static clipt_plan_options c2r_options(void)
 {
     clipt_plan_options o;
     clipt_plan_options_init(&o);
     o.algorithm = CLIPT_ALGORITHM_C2R;
+    o.kernel_style = forced_style;
     return o;
 }
 
@@ -81,18 +91,49 @@ static unsigned stage_kernels(clipt_context c, size_t rows, size_t cols, size_t 
     return info.num_stages;
 }
 
-/* With 2 KiB of local memory (1 KiB usable) rows and column blocks of the
- * larger shapes go through the plan's scratch: every shape again, and the
- * kernels checked to be the global ones where nothing fits. */
+/* With 2 KiB of local memory rows and column blocks of the larger shapes
+ * go through registers or the plan's scratch, and the rotation of shapes
+ * whose gcd - 1 rows of a strip do not fit local memory too: every shape
+ * again, and the kernels checked where local memory holds too little
+ * (300 x 1200: a row's 688 elements past local memory fit the registers
+ * of one step of 1024 work-items; 2 x 9001: 8489 do not, even with the
+ * GPU style's 8 a step; 60 x 84: 11 rows kept, the rotation streams). */
 static void test_global_scratch(void **state)
 {
     test_env small = *TEST_ENV(state);
     char kernels[256];
     small.ctx = test_context_limited(TEST_ENV(state), 2048);
     assert_int_equal(stage_kernels(small.ctx, 300, 1200, 4, kernels, sizeof kernels), 3);
-    assert_string_equal(kernels, "c2r_columns_global c2r_rows_global c2r_columns_global ");
+    assert_string_equal(kernels, "c2r_columns_global c2r_rows_regs c2r_columns_global ");
+    assert_int_equal(stage_kernels(small.ctx, 2, 9001, 4, kernels, sizeof kernels), 2);
+    assert_string_equal(kernels, "c2r_rows_global c2r_columns_local ");
+    assert_int_equal(stage_kernels(small.ctx, 60, 84, 4, kernels, sizeof kernels), 3);
+    assert_string_equal(kernels, "c2r_rotate_stream c2r_rows_local c2r_columns_local ");
     run_all(&small);
     clipt_context_release(small.ctx);
+}
+
+/* CLIPT_C2R_SCRATCH_MIB (a measurement's knob) bounds the scratch of the
+ * global variants: 100000 x 64 with 2 KiB of local memory has column
+ * blocks of 3.2 MB past local memory, 4 slots by the rule (an eighth of
+ * the region, or 32 MiB but at most half: 12.8 MB), 1 with 1 MiB. */
+static void test_scratch_knob(void **state)
+{
+    const clipt_plan_options o = c2r_options();
+    clipt_context small = test_context_limited(TEST_ENV(state), 2048);
+    clipt_plan p;
+    size_t by_rule, by_knob;
+    assert_status(clipt_plan_create(small, 100000, 64, 4, &o, &p), CLIPT_SUCCESS);
+    by_rule = clipt_plan_scratch_size(p);
+    clipt_plan_release(p);
+    setenv("CLIPT_C2R_SCRATCH_MIB", "1", 1);
+    assert_status(clipt_plan_create(small, 100000, 64, 4, &o, &p), CLIPT_SUCCESS);
+    unsetenv("CLIPT_C2R_SCRATCH_MIB");
+    by_knob = clipt_plan_scratch_size(p);
+    clipt_plan_release(p);
+    clipt_context_release(small);
+    assert_int_equal(by_knob, (100000 * 8 - 512) * 4);
+    assert_true(by_rule > by_knob && by_rule <= 12800000);
 }
 
 /* Coprime sides: two passes; gcd > 1: the rotation first; a vector: none. */
@@ -103,7 +144,42 @@ static void test_passes(void **state)
     assert_int_equal(stage_kernels(env->ctx, 97, 101, 4, kernels, sizeof kernels), 2);
     assert_string_equal(kernels, "c2r_rows_local c2r_columns_local ");
     assert_int_equal(stage_kernels(env->ctx, 60, 84, 4, kernels, sizeof kernels), 3);
+    assert_string_equal(kernels, "c2r_rotate_stream c2r_rows_local c2r_columns_local ");
     assert_int_equal(stage_kernels(env->ctx, 1, 84, 4, kernels, sizeof kernels), 0);
+}
+
+/* The batch of each stage's build options, for `style`. */
+static int stage_batch(clipt_context c, unsigned style, size_t elem)
+{
+    clipt_plan_options o = c2r_options();
+    clipt_plan p;
+    clipt_stage_info st;
+    const char *at;
+    int batch = -1;
+    o.kernel_style = style;
+    assert_status(clipt_plan_create(c, 97, 101, elem, &o, &p), CLIPT_SUCCESS);
+    assert_status(clipt_plan_query_stage(p, 1, &st), CLIPT_SUCCESS);
+    at = strstr(st.build_options, "-DC2R_BATCH=");
+    if (at)
+        batch = atoi(at + strlen("-DC2R_BATCH="));
+    clipt_plan_release(p);
+    return batch;
+}
+
+/* The GPU kernel style (C2R_BATCH 8, 4 for 16-byte elements) on every
+ * shape, in local memory and through scratch; the CPU style moves one. */
+static void test_batched(void **state)
+{
+    test_env small = *TEST_ENV(state);
+    assert_int_equal(stage_batch(small.ctx, 1, 4), 8);
+    assert_int_equal(stage_batch(small.ctx, 1, 16), 4);
+    assert_int_equal(stage_batch(small.ctx, 2, 4), 1);
+    forced_style = 1;
+    run_all(&small);
+    small.ctx = test_context_limited(TEST_ENV(state), 2048);
+    run_all(&small);
+    clipt_context_release(small.ctx);
+    forced_style = 0;
 }
 
 /* describe names the algorithm and its passes. */
@@ -117,7 +193,10 @@ static void test_describe(void **state)
     assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
     clipt_plan_release(p);
     assert_non_null(strstr(text, "algorithm: C2R (forced): 3 passes"));
-    assert_non_null(strstr(text, "C2R column rotation (column rotation), kernel c2r_columns"));
+    assert_non_null(strstr(text, "C2R column rotation (column rotation), kernel "
+                                 "c2r_rotate_stream"));
+    assert_non_null(strstr(text, "strips of 4 columns streamed down the rows, their first 44 "
+                                 "elements kept in local memory"));
     assert_non_null(strstr(text, "C2R row shuffle (row shuffle), kernel c2r_rows"));
     assert_non_null(strstr(text, "C2R column shuffle (column shuffle), kernel c2r_columns"));
     assert_null(strstr(text, "sequence:"));
@@ -174,6 +253,8 @@ int main(void)
         cmocka_unit_test(test_sub_buffer),
         cmocka_unit_test(test_local),
         cmocka_unit_test(test_global_scratch),
+        cmocka_unit_test(test_batched),
+        cmocka_unit_test(test_scratch_knob),
         cmocka_unit_test(test_random),
     };
     test_apply_filter();

@@ -14,7 +14,7 @@
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static const size_t elem_sizes[] = {1, 2, 4, 8, 16};
-static const clipt_permute_costs test_costs = {24, 4096};
+static const clipt_permute_costs test_costs = {24, 4096, 0};
 
 /* Next permutation in lexicographic order; 0 after the last. */
 static int next_perm(unsigned *p, unsigned n)
@@ -291,6 +291,38 @@ static void batched_2d(void **state)
     }
 }
 
+/* A batch whose matrices fit no slab of either side but the whole cannot
+ * be padded: not single elements along cycles (the cost model prices that
+ * walk far too low), but 2.1 with the largest row factor whose slab fits;
+ * a single matrix keeps clipt_plan_choose's choice.  On the H100's profile
+ * (tuning entry with min_super 32: Algorithm 5 takes m = 124, n = 1), the
+ * plan then run bit-exact on the test device. */
+static void batch_avoids_single_moves(void **state)
+{
+    test_env *env = TEST_ENV(state), gpu = *env;
+    static const size_t dims[3] = {7, 124, 149};
+    static const unsigned swap[3] = {0, 2, 1};
+    clipt_plan_options o;
+    clipt_plan_choice one, many;
+    gpu.ctx = test_context_gpu_like(env, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation");
+    const clipt_device_profile *profile = &gpu.ctx->profile;
+    clipt_plan_options_init(&o);
+    o.padding = CLIPT_PADDING_OFF;
+    assert_status(clipt_plan_choose(profile, 124, 149, 8, &o, &profile->tuning, &one),
+                  CLIPT_SUCCESS);
+    assert_status(clipt_plan_choose_batch(profile, 1, 124, 149, 8, &o, &profile->tuning, &many),
+                  CLIPT_SUCCESS);
+    assert_true(one.sequence == many.sequence && one.m == many.m && one.n == many.n);
+    assert_int_equal(one.n, 1); /* single elements along cycles */
+    assert_status(clipt_plan_choose_batch(profile, 672, 124, 149, 8, &o, &profile->tuning,
+                                          &many),
+                  CLIPT_SUCCESS);
+    assert_int_equal(many.sequence, CLIPT_SEQUENCE_2_1);
+    assert_int_equal(many.m, 31);
+    run_case(&gpu, 3, dims, swap, 8, 8);
+    clipt_context_release(gpu.ctx);
+}
+
 /* The kernels' 64-bit index paths (a context that takes every region as
  * large), on permutations of every kind of pass: batched tiles, a
  * super-element move, the small-D tile pass, several passes. */
@@ -387,6 +419,7 @@ int main(void)
         cmocka_unit_test(same_as_2d),
         cmocka_unit_test(describe_passes),
         cmocka_unit_test(batched_2d),
+        cmocka_unit_test(batch_avoids_single_moves),
         cmocka_unit_test(all_3d_every_elem),
         cmocka_unit_test(all_4d),
         cmocka_unit_test(ndim_1_to_8),

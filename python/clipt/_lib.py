@@ -22,12 +22,17 @@ c_char_p = ctypes.c_char_p
 
 # spare bytes after each structure the library writes (see the docstring)
 _SPARE = 256
+# unsigned fields of clipt_plan_options between min_super and algorithm:
+# the tuning overrides and the cost model's values
+_TUNING_FIELDS = 27  # wide_bytes joined the tuning overrides
 
 
 class PlanOptions(ctypes.Structure):
     """clipt_plan_options: the fields Python sets by name; the tuning
     overrides in between are set through clipt_plan_options_set_tuning, by
-    name, so their order lives in the library only."""
+    name, so their order lives in the library only (_tuning only holds
+    their place: _TUNING_FIELDS unsigned values, which tests/test_layout.py
+    checks through the offset of `algorithm`)."""
 
     _fields_ = [
         ("sequence", c_int),
@@ -36,6 +41,8 @@ class PlanOptions(ctypes.Structure):
         ("padding", c_int),
         ("tile_rule", c_int),
         ("min_super", c_uint),
+        ("_tuning", c_uint * _TUNING_FIELDS),
+        ("algorithm", c_int),
         ("_rest", ctypes.c_ubyte * _SPARE),
     ]
 
@@ -225,13 +232,14 @@ def tuning_names():
 
 
 def plan_options(sequence=0, tile_m=0, tile_n=0, padding=0, tile_rule=0, min_super=0,
-                 tuning=None):
+                 tuning=None, algorithm=0):
     """A clipt_plan_options from clipt_plan_options_init with the given
     values (C enum values) and tuning overrides {name: value}."""
     opts = PlanOptions()
     lib.clipt_plan_options_init(ctypes.byref(opts))
     opts.sequence, opts.tile_m, opts.tile_n = sequence, tile_m, tile_n
     opts.padding, opts.tile_rule, opts.min_super = padding, tile_rule, min_super
+    opts.algorithm = algorithm
     for name, value in (tuning or {}).items():
         check(lib.clipt_plan_options_set_tuning(ctypes.byref(opts), name.encode(), value),
               f"clipt_plan_options_set_tuning({name!r})")

@@ -19,6 +19,7 @@ SEQUENCES = {"auto": 0, "1": 1, "2.1": 21, "2.2": 22, "3.1": 31, "3.2": 32,
              "4.1": 41, "4.2": 42, "4.3": 43}
 TILE_RULES = {"auto": 0, "alg5": 5, "alg2": 2, "alg1": 1}
 PADDINGS = {"auto": 0, "none": 1, "scratch": 2, "off": 3}
+ALGORITHMS = {"auto": 0, "tpds": 1, "c2r": 2}
 STAGE_OPS = {"transpose_tiles": 1, "move_super": 2, "pad": 3, "unpad": 4,
              "rotate_columns": 5, "shuffle_rows": 6, "shuffle_columns": 7}
 KERNEL_FAMILIES = {"tile_local": 1, "tile_cycles": 2, "super_local": 3,
@@ -90,6 +91,7 @@ class PlanInfo:
     tuning_entry: str
     predicted_seconds: float
     stages: tuple
+    algorithm: str
 
 
 class Context:
@@ -226,9 +228,10 @@ def _as_context(where, device):
 
 
 def options_from(padding="auto", sequence="auto", tile_m=0, tile_n=0, tile_rule="auto",
-                 min_super=0, tuning=None):
+                 min_super=0, tuning=None, algorithm="auto"):
     """A clipt_plan_options from the Python names of its values."""
-    return plan_options(sequence=enum_value(SEQUENCES, sequence, "sequence"),
+    return plan_options(algorithm=enum_value(ALGORITHMS, algorithm, "algorithm"),
+                        sequence=enum_value(SEQUENCES, sequence, "sequence"),
                         tile_m=tile_m, tile_n=tile_n,
                         padding=enum_value(PADDINGS, padding, "padding"),
                         tile_rule=enum_value(TILE_RULES, tile_rule, "tile rule"),
@@ -255,6 +258,10 @@ class Plan:
     plan) or "off" (exactly rows*cols*itemsize, never padded);
     `sequence` "auto", "1", "2.1", ... "4.3"; `tile_m`, `tile_n` (0:
     automatic); `tile_rule` "auto", "alg5", "alg2", "alg1"; `min_super`;
+    `algorithm` "auto" (the plan's choice), "tpds" (the sequences of
+    elementary transpositions) or "c2r" (the C2R decomposition: two or
+    three passes, never padded; the sequence and tile options do not
+    apply to it);
     `tuning` {name: value} overrides (names: `clipt.tuning_names()`).
     Creating a plan builds its kernels (blocking)."""
 
@@ -320,6 +327,7 @@ class Plan:
             buffer_bytes=raw.buffer_bytes, scratch_bytes=raw.scratch_bytes,
             tuning_entry=_text(raw.tuning_entry),
             predicted_seconds=raw.predicted_seconds,
+            algorithm=_name_of(ALGORITHMS, raw.algorithm),
             stages=tuple(self.query_stage(i) for i in range(raw.num_stages)))
 
     def query_stage(self, index):

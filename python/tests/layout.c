@@ -21,6 +21,7 @@ int main(void)
     FIELD(clipt_plan_options, padding);
     FIELD(clipt_plan_options, tile_rule);
     FIELD(clipt_plan_options, min_super);
+    FIELD(clipt_plan_options, algorithm);
     first = 1;
     printf("}},\n \"clipt_plan_info\": {\"size\": %zu, \"fields\": {", sizeof(clipt_plan_info));
     FIELD(clipt_plan_info, rows);
@@ -81,6 +82,11 @@ int main(void)
     VALUE(CLIPT_PADDING_NONE);
     VALUE(CLIPT_PADDING_SCRATCH);
     VALUE(CLIPT_PADDING_OFF);
+    first = 1;
+    printf("},\n \"algorithms\": {");
+    VALUE(CLIPT_ALGORITHM_AUTO);
+    VALUE(CLIPT_ALGORITHM_TPDS);
+    VALUE(CLIPT_ALGORITHM_C2R);
     first = 1;
     printf("},\n \"stage_ops\": {");
     VALUE(CLIPT_OP_TRANSPOSE_TILES);

@@ -42,7 +42,8 @@ def test_structures(layout, c_name, py_type, public_only):
 
 @pytest.mark.parametrize("table, prefix", [
     (_plan.SEQUENCES, "CLIPT_SEQUENCE_"), (_plan.TILE_RULES, "CLIPT_TILE_RULE_"),
-    (_plan.PADDINGS, "CLIPT_PADDING_"), (_plan.STAGE_OPS, "CLIPT_OP_"),
+    (_plan.PADDINGS, "CLIPT_PADDING_"), (_plan.ALGORITHMS, "CLIPT_ALGORITHM_"),
+    (_plan.STAGE_OPS, "CLIPT_OP_"),
     (_plan.KERNEL_FAMILIES, "CLIPT_FAMILY_"),
 ])
 def test_enums(layout, table, prefix):

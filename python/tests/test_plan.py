@@ -65,6 +65,27 @@ def test_options(queue):
     assert forced.query().sequence == "3.2"
 
 
+@pytest.mark.parametrize("shape, dtype, passes", [
+    ((97, 61), np.float32, 2),     # coprime sides: row and column shuffle
+    ((60, 84), np.complex128, 3),  # gcd 12: the column rotation first
+])
+def test_algorithm_option(queue, shape, dtype, passes):
+    host = random_host(shape, dtype)
+    plan = clipt.Plan(queue, shape, dtype, algorithm="c2r", padding="none")
+    info = plan.query()
+    assert info.algorithm == "c2r" and plan.buffer_size == plan.nbytes
+    assert len(info.stages) == passes
+    assert {stage.family for stage in info.stages} == {"c2r"}
+    assert "c2r" in plan.describe().lower()
+    buffer = upload(queue, host)
+    plan.enqueue(queue, buffer).wait()
+    assert transposed_bytes(queue, buffer, host)
+    assert clipt.Plan(queue, shape, dtype, algorithm="tpds").query().algorithm == "tpds"
+    assert clipt.Plan(queue, shape, dtype).query().algorithm in ("tpds", "c2r")
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        clipt.Plan(queue, shape, dtype, algorithm="r2c")
+
+
 @pytest.mark.parametrize("options, name", [
     ({"tuning": {"no_such_value": 1}}, "CLIPT_ERROR_INVALID_OPTION"),
     ({"tile_m": 7, "tile_n": 5, "sequence": "3.2", "padding": "none"},
