@@ -359,6 +359,9 @@ typedef struct clipt_plan_options {
     unsigned kernel_style;    /* 1: work-groups with local memory and     */
                               /* barriers (GPU kernels); 2: one work-item */
                               /* per group running loops (CPU kernels)    */
+    unsigned wide_bytes;      /* super-element moves and padding: widest  */
+                              /* word (2, 4, 8, 16 bytes; 1 = the element)*/
+                              /* their whole units are moved in          */
     /* Cost model values (predicted stage times, the plan's choice among
      * candidate sequences and tiles); 0 = the device's entry.  Efficiencies
      * and shares in thousandths (permille): efficiencies up to 4000,
@@ -448,8 +451,7 @@ CLIPT_API clipt_status clipt_plan_create(clipt_context c, size_t rows,
  *  elements instead of two passes; describe says so).  Such a plan runs
  *  as planned at offsets that are multiples of its widest element; at any
  *  other offset clipt_enqueue runs the same permutation planned without
- *  widening, which the plan makes and keeps besides (its scratch counts in
- *  clipt_plan_scratch_size).
+ *  widening (its twin, made at the first such enqueue: see clipt_enqueue).
  *  `dims` and `perm` are read, not kept; `opts` as in clipt_plan_create.
  *  Errors, checked in this order, with *out NULL and nothing allocated:
  *  CLIPT_ERROR_NULL_ARGUMENT (c, out, dims or perm NULL),
@@ -475,8 +477,9 @@ CLIPT_API size_t clipt_plan_buffer_size(clipt_plan p);
 /** Bytes of device memory the plan owns besides the matrix: its scratch
  *  buffer (flags, counters, saved cycle heads), its cycle-segment tables
  *  and, for a plan that pads without room (CLIPT_PADDING_NONE, SCRATCH),
- *  the padded tail of the matrix (and, for a permutation with widened
- *  passes, its unwidened plan's: see clipt_plan_create_permute); under 1 % of the matrix on the automatic
+ *  the padded tail of the matrix, and all of that for its twin without
+ *  widening once a misaligned enqueue has made it (see clipt_enqueue:
+ *  a fresh plan never counts a twin); under 1 % of the matrix on the automatic
  *  plans' common paths (4 MiB or so for small matrices; the padded tail
  *  adds a median 0.04 %, at most about 1.4 %).  A C2R plan whose rows or
  *  column blocks do not fit local memory holds one per work-group: at most
@@ -553,6 +556,12 @@ typedef struct clipt_stage_info {
     size_t scratch_bytes;     /* part of the plan's scratch buffer it uses  */
     size_t table_bytes;       /* device memory of its own (segment tables)  */
     const char *build_options; /* its kernels' build options ("-D...")     */
+    size_t word_bytes;        /* bytes its kernels move as one element: the
+                                 element size, or a multiple of it in a
+                                 permutation's widened pass, or when the
+                                 stage's contiguous units allow (a
+                                 super-element move or padding stage
+                                 "widened"; the option wide_bytes)         */
 } clipt_stage_info;
 
 /** A plan's choices, as clipt_plan_query reports them.  The strings are
@@ -628,9 +637,18 @@ CLIPT_API const char *clipt_context_tuning_entry(clipt_context c);
  *  not NULL it receives one new event that completes when the whole
  *  transposition has; the caller releases it.  Enqueues of the same plan are
  *  serialised on the device (the plan reuses its scratch buffer).
- *  A permutation plan with widened passes (clipt_plan_create_permute) at an
- *  offset that is not a multiple of its widest element runs its plan
- *  without widening instead (clipt_plan_profile then reports its stages).
+ *  Widening: a plan may read the buffer as elements wider than
+ *  elem_size, in two ways: a permutation's pass whose runs of D elements
+ *  make 2, 4, 8 or 16 bytes moves each run as one element
+ *  (clipt_plan_create_permute), and a stage whose whole units allow it
+ *  moves them as wider words (clipt_stage_info.word_bytes, at most 16
+ *  bytes; the option wide_bytes).  At an offset that is not a multiple of
+ *  the widest such element, the plan runs its twin instead: the same
+ *  permutation and options with neither widening, made at the first such
+ *  call (blocking then: kernel builds, once) and kept by the plan, in
+ *  order with the plan's other runs.  From then on clipt_plan_scratch_size
+ *  counts the twin's device memory too; clipt_plan_profile reports the
+ *  stages of whichever of the two ran last.
  *  Errors: CLIPT_ERROR_NULL_ARGUMENT, CLIPT_ERROR_DEVICE_MISMATCH,
  *  CLIPT_ERROR_BUFFER_TOO_SMALL, CLIPT_ERROR_MISALIGNED_OFFSET,
  *  CLIPT_ERROR_READ_ONLY_BUFFER, CLIPT_ERROR_WRITE_ONLY_BUFFER,
@@ -661,7 +679,9 @@ CLIPT_API clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q,
  *  the first command to the end of the last.  stage_seconds (if not NULL)
  *  receives up to max_stages per-stage times, each from the stage's first
  *  command (flag reset included) to its kernel's end; *num_stages (if not
- *  NULL) the number of stages.  Errors: CLIPT_ERROR_NULL_ARGUMENT,
+ *  NULL) the number of stages.  When that enqueue ran the plan's twin
+ *  without widening (a misaligned offset: see clipt_enqueue), the stages
+ *  are the twin's.  Errors: CLIPT_ERROR_NULL_ARGUMENT,
  *  CL_PROFILING_INFO_NOT_AVAILABLE, CL_INVALID_OPERATION (never enqueued).
  *  Blocking: no (does not wait).  Not to race with an enqueue of the plan. */
 CLIPT_API clipt_status clipt_plan_profile(clipt_plan p, double *total_seconds,

@@ -185,8 +185,13 @@ double clipt_cost_seconds(const clipt_cost_features *f, const clipt_tuning *t)
 double clipt_cost_stage_seconds(const clipt_stage_spec *spec, size_t elem,
                                 const clipt_tuning *t, const clipt_cost_env *env)
 {
+    /* priced as it will run: on the words stages.c widens it to (the
+     * padding stages' cost falls with the word; the split is not known
+     * here, nor the offset) */
+    const size_t word = clipt_spec_wide_bytes(spec, elem, t->wide_bytes);
+    const clipt_stage_spec wide = clipt_spec_widened(spec, word / elem);
     clipt_cost_features f;
-    clipt_cost_features_of(spec, clipt_cost_family(spec, elem, env), elem, t, env, &f);
+    clipt_cost_features_of(&wide, clipt_cost_family(&wide, word, env), word, t, env, &f);
     return clipt_cost_seconds(&f, t);
 }
 

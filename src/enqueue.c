@@ -84,14 +84,15 @@ static int injected_failure(void)
     return k == 1;
 }
 
-/* Sets stage i's arguments for the run's part of the region; a widened
- * stage counts its elements `widen` of the plan's at a time. */
+/* Sets stage i's arguments for the run's part of the region.  A widened
+ * pass's stage was prepared on elements `widen` of the plan's (its own
+ * widening of whole units, st->unit, is the stage's business). */
 static clipt_status set_run_args(const struct clipt_plan_s *p, unsigned i,
                                  const clipt_stage_run *run, cl_mem scratch)
 {
     const clipt_stage *st = &p->stages[i];
-    const uint64_t widen = p->stage_elem[i] / p->elem;
-    const uint64_t size = clipt_spec_instance_elems(&st->spec) * widen;
+    const uint64_t widen = st->elem / st->unit / p->elem;
+    const uint64_t size = clipt_stage_instance_elems(st) * widen;
     const cl_ulong offset = run->offset / widen;
     if (run->begin == run->end)
         return clipt_stage_set_args(st, run->buf, offset, p->tail, scratch);
@@ -158,7 +159,7 @@ size_t clipt_plan_run_scratch(const struct clipt_plan_s *p, unsigned first, unsi
     return most;
 }
 
-/* ---- clipt_enqueue ---------------------------------------------------------- */
+/* ---- clipt_enqueue's path ---------------------------------------------------------- */
 
 void clipt_plan_drop_events(struct clipt_plan_s *p)
 {
@@ -244,9 +245,21 @@ int clipt_run_failed(cl_event last)
     return state < 0;
 }
 
-clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf,
-                           size_t offset_bytes, cl_uint num_events_in_wait_list,
-                           const cl_event *event_wait_list, cl_event *event)
+cl_event *clipt_plan_wait_list(const struct clipt_plan_s *p, const cl_event *list, cl_uint *n)
+{
+    cl_event *wait = malloc(((size_t)*n + 1) * sizeof *wait);
+    if (!wait)
+        return NULL;
+    for (cl_uint i = 0; i < *n; i++)
+        wait[i] = list[i];
+    if (p->last && !clipt_run_failed(p->last))
+        wait[(*n)++] = p->last;
+    return wait;
+}
+
+clipt_status clipt_plan_enqueue_stages(clipt_plan p, cl_command_queue q, cl_mem buf,
+                                       size_t offset_bytes, cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list, cl_event *event)
 {
     clipt_status status;
     cl_event *wait = NULL;
@@ -263,34 +276,17 @@ clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf,
     pthread_mutex_lock(&p->lock);
     /* wait for the caller's events and for this plan's previous run, which
      * shares the scratch buffer */
-    wait = malloc(((size_t)n + 1) * sizeof *wait);
-    if (!wait) {
+    wait = clipt_plan_wait_list(p, event_wait_list, &n);
+    held = clipt_held_run_new(2 * p->num_stages + 1);
+    if (!wait || !held) {
+        free(held);
         status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
         goto unlock;
     }
-    for (cl_uint i = 0; i < n; i++)
-        wait[i] = event_wait_list[i];
-    if (p->last && !clipt_run_failed(p->last))
-        wait[n++] = p->last;
-    p->last_ran_narrow = offset_bytes % p->align != 0;
-    if (p->last_ran_narrow) {
-        /* widened elements cannot start at this offset: the plan without
-         * them runs instead, after this plan's previous run */
-        clipt_plan_drop_events(p);
-        status = clipt_enqueue(p->narrow, q, buf, offset_bytes, n, n ? wait : NULL, &done);
-        if (!done && p->narrow->last) {
-            /* a failed run's queued stages: what comes next waits for them */
-            done = p->narrow->last;
-            clRetainEvent(done);
-        }
-    } else if ((held = clipt_held_run_new(2 * p->num_stages + 1)) == NULL) {
-        status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
-        goto unlock;
-    } else {
-        status = enqueue_all(p, q, buf, (cl_ulong)(offset_bytes / p->elem), n,
-                             n ? wait : NULL, held, &done);
-        clipt_held_run_submit(held, done);
-    }
+    p->last_ran_narrow = 0; /* clipt_plan_profile reports p's own stages */
+    status = enqueue_all(p, q, buf, (cl_ulong)(offset_bytes / p->elem), n, n ? wait : NULL,
+                         held, &done);
+    clipt_held_run_submit(held, done);
     if (done) {
         if (p->last)
             clReleaseEvent(p->last);

@@ -46,6 +46,18 @@ size_t clipt_plan_run_scratch(const struct clipt_plan_s *p, unsigned first, unsi
  * never run on some runtimes, so the next run does not wait for it. */
 int clipt_run_failed(cl_event last);
 
+/* A new (malloc'ed) wait list: the *n events of `list`, then p's last
+ * run unless it failed (clipt_run_failed); *n becomes its length.  NULL
+ * when out of memory.  Called with p->lock held. */
+cl_event *clipt_plan_wait_list(const struct clipt_plan_s *p, const cl_event *list, cl_uint *n);
+
+/* clipt_enqueue of p's own stages (the checks, then every stage, chained
+ * to p's previous run), for an offset its widened stages can take
+ * (plan.c's clipt_enqueue chooses). */
+clipt_status clipt_plan_enqueue_stages(clipt_plan p, cl_command_queue q, cl_mem buf,
+                                       size_t offset_bytes, cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list, cl_event *event);
+
 /* Releases the events kept from the plan's last enqueue (plan release). */
 void clipt_plan_drop_events(struct clipt_plan_s *p);
 

@@ -23,7 +23,7 @@ static int has_independent_instances(const clipt_stage *st)
  * the larger one becomes the unit. */
 static int joins_run(const clipt_stage *st, uint64_t *unit)
 {
-    const uint64_t size = clipt_spec_instance_elems(&st->spec);
+    const uint64_t size = clipt_stage_instance_elems(st);
     if (!has_independent_instances(st))
         return 0;
     if (*unit == 0 || size % *unit == 0) {

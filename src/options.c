@@ -70,6 +70,8 @@ clipt_status clipt_check_options(const clipt_plan_options *o,
         o->walk_unroll > 32 || o->walk_item_bytes > 256 || o->align_bytes > 4096 ||
         o->kernel_style > CLIPT_KERNEL_STYLE_LOOPS)
         return CLIPT_ERROR_INVALID_OPTION;
+    if (o->wide_bytes && (!is_pow2(o->wide_bytes) || o->wide_bytes > 16))
+        return CLIPT_ERROR_INVALID_OPTION;
     if (o->model_tiles_eff > 4000 || o->model_move_eff > 4000 || o->model_pad_eff > 4000 ||
         o->model_unpad_eff > 4000 || o->model_slow_eff > 4000 || o->model_tiles_elem > 1u << 20 ||
         o->model_move_sector + o->model_move_step > 1000 || o->model_rows_elem > 1u << 20 ||

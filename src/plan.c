@@ -17,17 +17,21 @@ static clipt_status add_spec(clipt_plan p, const clipt_stage_spec *spec, size_t 
     clipt_status status;
     if (p->num_stages == CLIPT_MAX_PLAN_STAGES)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    clipt_tuning tuning = p->tuning;
     if (p->tail_bytes) /* room-less padding: the region continues in the plan's tail */
-        own.split = p->buffer_bytes / p->elem;
-    status = clipt_stage_prepare(p->ctx, &own, elem, &p->tuning, st);
+        own.split = p->buffer_bytes / elem;
+    if (!p->widen) /* a twin: the stages move the elements as they are */
+        tuning.wide_bytes = 1;
+    status = clipt_stage_prepare(p->ctx, &own, elem, &tuning, st);
     if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS &&
         (p->opts.sequence != CLIPT_SEQUENCE_AUTO || p->opts.algorithm != CLIPT_ALGORITHM_AUTO))
         status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
     if (status != CLIPT_SUCCESS)
         return status;
-    p->stage_elem[p->num_stages++] = elem;
-    if (elem > p->align)
-        p->align = elem;
+    p->num_stages++;
+    /* st->elem: elem, or wider still where the stage widened its units */
+    if (st->elem > p->word_bytes)
+        p->word_bytes = st->elem;
     if (st->scratch_bytes > p->scratch_bytes)
         p->scratch_bytes = st->scratch_bytes;
     p->aux_bytes += st->aux_bytes;
@@ -149,7 +153,7 @@ static clipt_status plan_new(clipt_context c, size_t elem, const clipt_plan_opti
     p->ctx = c;
     p->batch = 1;
     p->elem = elem;
-    p->align = elem;
+    p->word_bytes = elem;
     p->opts = *opts;
     p->tuning = clipt_options_tuning(opts, &c->profile.tuning);
     *out = p;
@@ -224,8 +228,9 @@ static clipt_status build_passes(clipt_plan p, size_t bytes)
     return status;
 }
 
-/* clipt_plan_create_permute, with widened passes where they are valid
- * (widen) or none (the plan for offsets not aligned to a widened element). */
+/* clipt_plan_create_permute, with widened passes and stages where they
+ * are valid (widen) or none (the twin for offsets not aligned to a
+ * widened element: N-D widening off, stages at wide_bytes 1). */
 static clipt_status create_permute(clipt_context c, unsigned ndim, const size_t *dims,
                                    const unsigned *perm, size_t elem_size,
                                    const clipt_plan_options *opts, int widen, clipt_plan *out)
@@ -251,12 +256,6 @@ static clipt_status create_permute(clipt_context c, unsigned ndim, const size_t 
         (status = build_passes(p, bytes)) != CLIPT_SUCCESS ||
         (status = finish(p)) != CLIPT_SUCCESS)
         goto fail;
-    /* widened passes need offsets aligned to their element: for the
-     * others, the same permutation without widening (main's plan) */
-    if (p->align > elem_size &&
-        (status = create_permute(c, ndim, dims, perm, elem_size, opts, 0, &p->narrow)) !=
-            CLIPT_SUCCESS)
-        goto fail;
     *out = p;
     return CLIPT_SUCCESS;
 fail:
@@ -269,6 +268,75 @@ clipt_status clipt_plan_create_permute(clipt_context c, unsigned ndim, const siz
                                        const clipt_plan_options *opts, clipt_plan *out)
 {
     return create_permute(c, ndim, dims, perm, elem_size, opts, 1, out);
+}
+
+/* The plan's twin: the same permutation, options and buffer size with
+ * both widenings off (no widened pass, stages at wide_bytes 1), made once; called with p->lock held.  It takes no reference to
+ * the context: its plan's owner holds one (see plan_cache.h). */
+static clipt_status narrow_twin(clipt_plan p)
+{
+    clipt_status status;
+    if (p->narrow)
+        return CLIPT_SUCCESS;
+    status = create_permute(p->ctx, p->nd.ndim, p->nd.dims, p->nd.perm, p->elem, &p->opts, 0,
+                            &p->narrow);
+    if (status == CLIPT_SUCCESS) {
+        p->narrow->holds_ctx = 0;
+        clipt_context_release(p->ctx);
+    }
+    return status;
+}
+
+/* clipt_enqueue through the twin, serialised with the plan's own runs:
+ * it waits for the plan's last run, and becomes it. */
+static clipt_status enqueue_twin(clipt_plan p, cl_command_queue q, cl_mem buf,
+                                 size_t offset_bytes, cl_uint n, const cl_event *list,
+                                 cl_event *event)
+{
+    cl_event *wait = NULL;
+    clipt_status status;
+    pthread_mutex_lock(&p->lock);
+    if ((status = narrow_twin(p)) != CLIPT_SUCCESS)
+        goto unlock;
+    if (!(wait = clipt_plan_wait_list(p, list, &n))) {
+        status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+        goto unlock;
+    }
+    /* clipt_plan_profile reports the twin's stages from now on; p's
+     * events of an earlier run would be stale */
+    clipt_plan_drop_events(p);
+    p->last_ran_narrow = 1;
+    status = clipt_plan_enqueue_stages(p->narrow, q, buf, offset_bytes, n, n ? wait : NULL,
+                                       event);
+    /* the twin's last run (also what a failed run left queued; only this
+     * lock's holder enqueues the twin) is the plan's */
+    if (p->narrow->last && p->narrow->last != p->last) {
+        if (p->last)
+            clReleaseEvent(p->last);
+        p->last = p->narrow->last;
+        clRetainEvent(p->last);
+    }
+unlock:
+    pthread_mutex_unlock(&p->lock);
+    free(wait);
+    return status;
+}
+
+clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q, cl_mem buf, size_t offset_bytes,
+                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                           cl_event *event)
+{
+    /* widened passes and stages read the buffer as elements of up to
+     * word_bytes: another offset (a multiple of the element, else refused
+     * by the checks) runs the twin, which widens nothing */
+    if (!p || !q || !buf || offset_bytes % p->elem || offset_bytes % p->word_bytes == 0 ||
+        (num_events_in_wait_list == 0) != (event_wait_list == NULL))
+        return clipt_plan_enqueue_stages(p, q, buf, offset_bytes, num_events_in_wait_list,
+                                         event_wait_list, event);
+    if (event)
+        *event = NULL;
+    return enqueue_twin(p, q, buf, offset_bytes, num_events_in_wait_list, event_wait_list,
+                        event);
 }
 
 /* The 2-D transposition is the axis permutation (1, 0) of (rows, cols):
@@ -293,7 +361,7 @@ void clipt_plan_release(clipt_plan p)
         p->stages[i].retire = p->last;
         clipt_stage_release(&p->stages[i]);
     }
-    clipt_plan_release(p->narrow); /* a widened permutation's unwidened twin */
+    clipt_plan_release(p->narrow); /* the twin; its runs are in p->last too */
     clipt_pool_put_buffer(&p->ctx->pool, p->scratch, 1, &p->last);
     clipt_pool_put_buffer(&p->ctx->pool, p->tail, 1, &p->last);
     if (p->last)
@@ -311,10 +379,14 @@ size_t clipt_plan_buffer_size(clipt_plan p) { return p ? p->buffer_bytes : 0; }
 
 size_t clipt_plan_scratch_size(clipt_plan p)
 {
-    /* the plan for offsets not aligned to a widened element too */
-    return p ? p->scratch_bytes + p->aux_bytes + p->tail_bytes +
-                   clipt_plan_scratch_size(p->narrow)
-             : 0;
+    size_t bytes;
+    if (!p)
+        return 0;
+    /* the twin's too once a misaligned enqueue has made it (clipt.h) */
+    pthread_mutex_lock(&p->lock);
+    bytes = p->scratch_bytes + p->aux_bytes + p->tail_bytes + clipt_plan_scratch_size(p->narrow);
+    pthread_mutex_unlock(&p->lock);
+    return bytes;
 }
 
 /* ---- shared plans ------------------------------------------------------- */

@@ -37,14 +37,16 @@ struct clipt_plan_s {
     int permute;                  /* more than a plain 2-D transposition  */
     clipt_permutation nd;         /* the array, reduction and passes     */
     clipt_plan_choice pass_choice[CLIPT_MAX_PASSES]; /* staged passes' */
-    /* widened passes (clipt_permute_widen): each stage's element size (a
-     * multiple of elem), and the largest, to which a run's offset must be
-     * aligned; a run at another offset runs `narrow`, the same
-     * permutation planned without widening (made with the plan when
-     * align > elem, else NULL) */
-    int widen;                    /* 0: a plan made narrow              */
-    size_t stage_elem[CLIPT_MAX_PLAN_STAGES];
-    size_t align;
+    /* Widening: a pass's runs of D elements read as one wider element
+     * (clipt_permute_widen, plan.c) and a stage's whole units moved as
+     * wider words (clipt_spec_wide_bytes, stages.c): each stage's kernel
+     * element is stages[i].elem, a multiple of elem.  word_bytes is the
+     * widest of them, to which a run's offset must be aligned; a run at
+     * another offset runs `narrow`, the same permutation made with both
+     * widenings off (widen = 0), built at the first such enqueue (plan.c's
+     * clipt_enqueue), owned by this plan, NULL until then. */
+    int widen;                    /* 0: a twin, nothing widened          */
+    size_t word_bytes;
     struct clipt_plan_s *narrow;
     int last_ran_narrow;          /* the last enqueue ran `narrow`: its
                                      stages are what clipt_plan_profile

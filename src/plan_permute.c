@@ -69,7 +69,7 @@ int clipt_permute_describe(clipt_plan p, char *buf, size_t len)
                              "one; offsets not a multiple of %zu bytes run the plan without "
                              "widening)",
                              (unsigned long long)(ps->D * p->elem), (unsigned long long)ps->D,
-                             p->align);
+                             p->word_bytes);
         if (ch->sequence != CLIPT_SEQUENCE_AUTO)
             used += snprintf(buf + used, len > (size_t)used ? len - (size_t)used : 0,
                              " (sequence %s, m=%zu n=%zu)", clipt_sequence_name(ch->sequence),

@@ -30,7 +30,7 @@ static double predicted_seconds(clipt_plan p)
     double total = 0;
     for (unsigned i = 0; i < p->num_stages; i++) {
         clipt_cost_features f;
-        clipt_cost_features_of(&p->stages[i].spec, p->stages[i].family->id, p->stage_elem[i],
+        clipt_cost_features_of(&p->stages[i].spec, p->stages[i].family->id, p->stages[i].elem,
                                &p->tuning, &env, &f);
         total += clipt_cost_seconds(&f, &p->tuning);
     }
@@ -71,31 +71,34 @@ clipt_status clipt_plan_query_stage(clipt_plan p, unsigned index,
                                     clipt_stage_info *info)
 {
     const clipt_stage *st;
+    clipt_stage_spec sp;
     if (!p || !info)
         return CLIPT_ERROR_NULL_ARGUMENT;
     if (index >= p->num_stages)
         return CLIPT_ERROR_INVALID_OPTION;
     st = &p->stages[index];
+    sp = clipt_stage_plan_spec(st); /* in the plan's elements, widened or not */
     memset(info, 0, sizeof *info);
-    info->op = st->spec.op;
+    info->op = sp.op;
     info->family = st->family->id;
-    info->label = st->spec.label;
+    info->label = sp.label;
     info->kernels = st->kernel_name;
-    info->instances = st->spec.instances;
-    info->a = st->spec.a;
-    info->b = st->spec.b;
-    info->s = st->spec.s;
+    info->instances = sp.instances;
+    info->a = sp.a;
+    info->b = sp.b;
+    info->s = sp.s;
     if (info->op == CLIPT_OP_PAD || info->op == CLIPT_OP_UNPAD) {
-        info->pitch_from = st->spec.sa;
-        info->pitch_to = st->spec.sb;
+        info->pitch_from = sp.sa;
+        info->pitch_to = sp.sb;
     }
-    info->super_transposed = clipt_spec_transposes_super(&st->spec);
+    info->super_transposed = clipt_spec_transposes_super(&sp);
     info->global_size = st->global;
     info->local_size = st->local;
     info->local_bytes = st->local_bytes[0] + st->local_bytes[1];
     info->scratch_bytes = st->scratch_bytes;
     info->table_bytes = st->aux_bytes;
     info->build_options = st->options;
+    info->word_bytes = st->elem;
     return CLIPT_SUCCESS;
 }
 
@@ -173,15 +176,17 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
                 : " (no padding)");
     }
     add_buffer_line(&t, &info);
+    /* the twin without widening, once a misaligned enqueue made it */
+    const size_t twin = info.scratch_bytes - p->scratch_bytes - tables - p->tail_bytes;
+    add(&t, "scratch bytes: %zu (scratch buffer %zu, cycle-segment tables %zu",
+        info.scratch_bytes, p->scratch_bytes, tables);
     if (p->tail_bytes)
-        add(&t, "scratch bytes: %zu (scratch buffer %zu, cycle-segment tables %zu, padded tail "
-            "%zu = %.3f %% of the matrix: room-less padding, the padded matrix's elements "
-            "past the buffer)\n",
-            info.scratch_bytes, info.scratch_bytes - tables - p->tail_bytes, tables,
+        add(&t, ", padded tail %zu = %.3f %% of the matrix: room-less padding, the padded "
+            "matrix's elements past the buffer",
             p->tail_bytes, 100.0 * (double)p->tail_bytes / (double)p->buffer_bytes);
-    else
-        add(&t, "scratch bytes: %zu (scratch buffer %zu, cycle-segment tables %zu)\n",
-            info.scratch_bytes, info.scratch_bytes - tables, tables);
+    if (twin)
+        add(&t, ", the twin without widening %zu", twin);
+    add(&t, ")\n");
     add(&t, "tuning entry: %s", info.tuning_entry);
     /* the plan options that replaced values of that entry */
     overrides = clipt_tuning_of_options(&p->opts);

@@ -1,6 +1,7 @@
 /* The spec algebra (see spec.h): properties of stage specs, and the stage
  * list of a staged transposition. */
 #include "spec.h"
+#include "modular.h"
 
 static int moves_rows(const clipt_stage_spec *spec)
 {
@@ -31,6 +32,53 @@ uint64_t clipt_spec_region_elems(const clipt_stage_spec *spec)
     if (moves_rows(spec))
         return spec->instances * (spec->sa > spec->sb ? spec->sa : spec->sb);
     return spec->instances * clipt_spec_instance_elems(spec);
+}
+
+/* The bytes every contiguous unit of the stage is a multiple of (0: the
+ * stage has none that may widen). */
+static uint64_t unit_bytes(const clipt_stage_spec *spec, size_t elem)
+{
+    if (clipt_spec_is_identity(spec))
+        return 0;
+    if (moves_rows(spec)) /* rows start at multiples of either pitch */
+        return clipt_gcd64(clipt_gcd64(spec->a, spec->sa), spec->sb) * elem;
+    if (spec->op == CLIPT_OP_MOVE_SUPER && !clipt_spec_transposes_super(spec))
+        return spec->s * elem;
+    return 0;
+}
+
+size_t clipt_spec_wide_bytes(const clipt_stage_spec *spec, size_t elem, size_t most)
+{
+    const uint64_t bytes = unit_bytes(spec, elem);
+    size_t w = 16;
+    while (w > elem && (w > most || bytes % w || spec->split * elem % w))
+        w /= 2;
+    return bytes && w > elem ? w : elem;
+}
+
+/* The spec with its unit-sized lengths multiplied by num / den. */
+static clipt_stage_spec rescaled(const clipt_stage_spec *spec, uint64_t num, uint64_t den)
+{
+    clipt_stage_spec sp = *spec;
+    if (moves_rows(spec)) {
+        sp.a = sp.a * num / den;
+        sp.sa = sp.sa * num / den;
+        sp.sb = sp.sb * num / den;
+    } else {
+        sp.s = sp.s * num / den;
+    }
+    sp.split = sp.split * num / den;
+    return sp;
+}
+
+clipt_stage_spec clipt_spec_widened(const clipt_stage_spec *spec, uint64_t unit)
+{
+    return rescaled(spec, 1, unit);
+}
+
+clipt_stage_spec clipt_spec_narrowed(const clipt_stage_spec *spec, uint64_t unit)
+{
+    return rescaled(spec, unit, 1);
 }
 
 /* Padding appends rows for free (room at the end) but must spread the rows

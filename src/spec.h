@@ -44,6 +44,23 @@ uint64_t clipt_spec_instance_elems(const clipt_stage_spec *spec);
  * the wider pitch). */
 uint64_t clipt_spec_region_elems(const clipt_stage_spec *spec);
 
+/* Stage-level widening: a stage whose contiguous units (a super-element
+ * of a plain MOVE_SUPER, a row and both pitches of PAD and UNPAD) are whole
+ * multiples of W bytes runs as the same stage on W-byte elements, the
+ * region read as W-byte words: the same bytes move, in wider accesses.
+ * Returns the widest W in {elem, 2, 4, 8, 16}, at most `most` bytes, that
+ * divides those units' bytes and the split's (a split region's tail starts
+ * a fresh buffer); elem when nothing widens (tiles, the fused form, the
+ * C2R passes, identities).  The buffer offset must also be a multiple of
+ * W bytes: the caller's to check when the stage runs. */
+size_t clipt_spec_wide_bytes(const clipt_stage_spec *spec, size_t elem, size_t most);
+
+/* The spec in units of `unit` elements (unit divides what
+ * clipt_spec_wide_bytes allowed: its W / elem), and back (unit as given,
+ * multiplying). */
+clipt_stage_spec clipt_spec_widened(const clipt_stage_spec *spec, uint64_t unit);
+clipt_stage_spec clipt_spec_narrowed(const clipt_stage_spec *spec, uint64_t unit);
+
 /* At most: padding, a sequence's stages, unpadding. */
 #define CLIPT_MAX_SEQUENCE_STAGES 4
 #define CLIPT_MAX_STAGES (CLIPT_MAX_SEQUENCE_STAGES + 2)

@@ -32,10 +32,13 @@ static clipt_status try_family(clipt_context c, const clipt_stage_spec *spec,
                                clipt_kernel_family id, size_t elem,
                                const clipt_tuning *t, clipt_stage *st)
 {
+    const unsigned unit = st->unit;
     clipt_status status;
     memset(st, 0, sizeof *st);
     st->ctx = c;
     st->spec = *spec;
+    st->unit = unit;
+    st->elem = elem;
     st->family = family_of(id);
     status = st->family->prepare(c, elem, t, st);
     if (status != CLIPT_SUCCESS)
@@ -86,12 +89,22 @@ clipt_status clipt_stage_prepare_as(clipt_context c, const clipt_stage_spec *spe
                                     const clipt_tuning *tuning, clipt_stage *st)
 {
     const clipt_family *f = family_of(family);
+    const size_t wide = clipt_spec_wide_bytes(spec, elem_size, tuning->wide_bytes);
+    clipt_stage_spec own;
     clipt_status status;
     memset(st, 0, sizeof *st);
     st->ctx = c;
     st->spec = *spec;
+    st->unit = 1;
+    st->elem = elem_size;
     if (!clipt_elem_type_name(elem_size))
         return CLIPT_ERROR_INVALID_ELEM_SIZE;
+    /* the same bytes moved in wider words: the kernels only copy elements,
+     * so a stage on W-byte words of whole units is the same stage */
+    st->unit = (unsigned)(wide / elem_size);
+    own = clipt_spec_widened(spec, st->unit);
+    spec = &own;
+    elem_size = wide;
     if (family == CLIPT_FAMILY_AUTO)
         status = prepare_auto(c, spec, elem_size, tuning, st);
     else if (f && family_computes(f, spec))
@@ -125,14 +138,25 @@ void clipt_stage_release(clipt_stage *st)
     st->kernel = NULL;
 }
 
-/* The arguments for instances from `first` on: a split region's split
- * counts from there (negative once the sub-range starts in the tail). */
+clipt_stage_spec clipt_stage_plan_spec(const clipt_stage *st)
+{
+    return clipt_spec_narrowed(&st->spec, st->unit);
+}
+
+uint64_t clipt_stage_instance_elems(const clipt_stage *st)
+{
+    return clipt_spec_instance_elems(&st->spec) * st->unit;
+}
+
+/* The arguments for instances from `first` on, in the kernel's elements
+ * (offset: the plan's): a split region's split counts from there
+ * (negative once the sub-range starts in the tail). */
 static clipt_stage_args region_args(const clipt_stage *st, uint64_t first, uint64_t count,
                                     cl_mem buf, cl_ulong offset, cl_mem tail, cl_mem scratch)
 {
     const uint64_t skip = first * clipt_spec_instance_elems(&st->spec);
     const clipt_stage_args args = {buf,
-                                   offset + skip,
+                                   offset / st->unit + skip,
                                    st->spec.split && tail ? tail : buf,
                                    st->spec.split ? st->spec.split - skip : 0,
                                    count,
@@ -147,6 +171,8 @@ clipt_status clipt_stage_set_args(const clipt_stage *st, cl_mem buf, cl_ulong of
                                               scratch);
     if (st->spec.split && !tail)
         return CLIPT_ERROR_NULL_ARGUMENT;
+    if (offset % st->unit)
+        return CLIPT_ERROR_MISALIGNED_OFFSET;
     return st->family->set_args(st, &args);
 }
 
@@ -161,6 +187,8 @@ clipt_status clipt_stage_set_part_args(const clipt_stage *st, uint64_t first,
     const clipt_stage_args args = region_args(st, first, count, buf, offset, tail, scratch);
     if (st->spec.split && !tail)
         return CLIPT_ERROR_NULL_ARGUMENT;
+    if (offset % st->unit)
+        return CLIPT_ERROR_MISALIGNED_OFFSET;
     if (st->spec.op == CLIPT_OP_PAD || st->spec.op == CLIPT_OP_UNPAD)
         return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
     if (count == 0 || first > st->spec.instances || count > st->spec.instances - first)
@@ -235,10 +263,11 @@ static int appended(int n, int k)
     return n < 0 || k < 0 ? -1 : n + k;
 }
 
-/* What a stage does, in plain words, before the papers' label. */
-static const char *plain_words(const clipt_stage *st)
+/* What a stage does, in plain words, before the papers' label (sp: its
+ * spec in the plan's elements). */
+static const char *plain_words(const clipt_stage *st, const clipt_stage_spec *sp)
 {
-    switch (st->spec.op) {
+    switch (sp->op) {
     case CLIPT_OP_TRANSPOSE_TILES:
         if (st->family->id == CLIPT_FAMILY_TILE_LOCAL)
             return "tile transpose in local memory";
@@ -246,9 +275,9 @@ static const char *plain_words(const clipt_stage *st)
                    ? "tile transpose along cycles, flags in local memory"
                    : "tile transpose along cycles, flags in global memory";
     case CLIPT_OP_MOVE_SUPER:
-        if (clipt_spec_transposes_super(&st->spec))
+        if (clipt_spec_transposes_super(sp))
             return "move blocks along cycles, transposing each";
-        return st->spec.s == 1 ? "move single elements along cycles"
+        return sp->s == 1 ? "move single elements along cycles"
                                : "move blocks along cycles";
     case CLIPT_OP_PAD: return "spread rows apart for the padding";
     case CLIPT_OP_ROTATE_COLUMNS: return "C2R column rotation";
@@ -260,22 +289,23 @@ static const char *plain_words(const clipt_stage *st)
 
 int clipt_stage_format(const clipt_stage *st, char *buf, size_t len)
 {
-    const clipt_stage_spec *sp = &st->spec;
+    const clipt_stage_spec plan = clipt_stage_plan_spec(st);
+    const clipt_stage_spec *sp = &plan; /* the plan's elements; widening below */
     int n;
     if (sp->op == CLIPT_OP_PAD || sp->op == CLIPT_OP_UNPAD)
         n = snprintf(buf, len, "%s (%s), kernel %s: %llu rows of %llu elements, row pitch "
                      "%llu -> %llu",
-                     plain_words(st), sp->label, st->kernel_name,
+                     plain_words(st, sp), sp->label, st->kernel_name,
                      (unsigned long long)sp->instances, (unsigned long long)sp->a,
                      (unsigned long long)sp->sa, (unsigned long long)sp->sb);
     else if (sp->op == CLIPT_OP_TRANSPOSE_TILES)
         n = snprintf(buf, len, "%s (%s), kernel %s: %llu %s of %llu x %llu elements",
-                     plain_words(st), sp->label, st->kernel_name,
+                     plain_words(st, sp), sp->label, st->kernel_name,
                      (unsigned long long)sp->instances, sp->instances == 1 ? "tile" : "tiles",
                      (unsigned long long)sp->a, (unsigned long long)sp->b);
     else if (sp->op != CLIPT_OP_MOVE_SUPER)
         n = snprintf(buf, len, "%s (%s), kernel %s: %llu %s of %llu x %llu elements",
-                     plain_words(st), sp->label, st->kernel_name,
+                     plain_words(st, sp), sp->label, st->kernel_name,
                      (unsigned long long)sp->instances,
                      sp->instances == 1 ? "matrix" : "matrices", (unsigned long long)sp->a,
                      (unsigned long long)sp->b);
@@ -283,12 +313,19 @@ int clipt_stage_format(const clipt_stage *st, char *buf, size_t len)
         n = snprintf(buf, len,
                      "%s (%s), kernel %s: %llu %s of %llu x %llu blocks of %llu "
                      "elements (super-elements)",
-                     plain_words(st), sp->label, st->kernel_name,
+                     plain_words(st, sp), sp->label, st->kernel_name,
                      (unsigned long long)sp->instances,
                      sp->instances == 1 ? "matrix" : "matrices", (unsigned long long)sp->a,
                      (unsigned long long)sp->b, (unsigned long long)sp->s);
     if (n < 0 || (size_t)n >= len)
         return n;
+    if (st->unit > 1) {
+        n = appended(n, snprintf(buf + n, len - (size_t)n,
+                                 "; widened: moved as %zu-byte words (%s, %u elements each)",
+                                 st->elem, clipt_elem_type_name(st->elem), st->unit));
+        if (n < 0 || (size_t)n >= len)
+            return n;
+    }
     if (st->family->describe) {
         n = appended(n, st->family->describe(st, buf + n, len - (size_t)n));
         if (n < 0 || (size_t)n >= len)

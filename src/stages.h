@@ -147,7 +147,14 @@ struct clipt_stage {
     cl_event retire;               /* set by the plan just before its
                                       release: the plan's last run, which
                                       a pooled buffer must outlast       */
-    clipt_stage_spec spec;         /* what it does                        */
+    clipt_stage_spec spec;         /* what its kernels do, in units of
+                                      `unit` of the elements it was
+                                      prepared on (the plan's, or a
+                                      widened pass's; see
+                                      clipt_spec_wide_bytes)              */
+    unsigned unit;                 /* prepared elements per kernel element */
+    size_t elem;                   /* bytes of the kernel's element: the
+                                      elem_size prepared with, times unit */
     const clipt_family *family;    /* how: the kernel family computing it */
     const char *kernel_name;       /* its kernel(s), for describe         */
     char options[256];             /* build options                       */
@@ -182,7 +189,11 @@ struct clipt_stage {
  * CLIPT_ERROR_INVALID_ELEM_SIZE, kernel loading, and
  * CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS when the device cannot run it (a
  * super-element or a launch too large).  On failure st holds nothing to
- * release (releasing it is harmless). */
+ * release (releasing it is harmless).  A super-element move or a padding
+ * stage whose units allow it runs on wider elements (at most
+ * tuning->wide_bytes bytes; clipt_spec_wide_bytes): st->spec is then in
+ * those units, and the buffer offset it runs at must be a multiple of
+ * st->elem bytes (set_args refuses another, CLIPT_ERROR_MISALIGNED_OFFSET). */
 clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
                                  size_t elem_size, const clipt_tuning *tuning,
                                  clipt_stage *st);
@@ -193,6 +204,11 @@ clipt_status clipt_stage_prepare(clipt_context c, const clipt_stage_spec *spec,
 clipt_status clipt_stage_prepare_as(clipt_context c, const clipt_stage_spec *spec,
                                     clipt_kernel_family family, size_t elem_size,
                                     const clipt_tuning *tuning, clipt_stage *st);
+
+/* The stage's spec in the plan's elements (spec as asked, before any
+ * widening), and the elements of one of its instances. */
+clipt_stage_spec clipt_stage_plan_spec(const clipt_stage *st);
+uint64_t clipt_stage_instance_elems(const clipt_stage *st);
 
 /* Sets the stage's kernel arguments for the region at element offset
  * `offset` of buf, with `scratch` holding st->scratch_bytes; a split stage

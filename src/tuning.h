@@ -34,6 +34,8 @@
                          /* barriers (GPUs); 2: one work-item per group    */  \
                          /* running loops, no barrier (CPUs: 010! and      */  \
                          /* padding kernels)                               */  \
+    X(wide_bytes)        /* 100!/0100! and pad/unpad: widest word their    */  \
+                         /* whole units are moved in (1 = the element)     */  \
     /* The cost model (src/cost.h): a stage's time is its launches plus    */  \
     /* the bytes it reads and writes at a share of the copy bandwidth that */  \
     /* depends on its kind and shape.  "permille" values are thousandths.  */  \

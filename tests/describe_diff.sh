@@ -20,8 +20,8 @@ cmake --build "$work/base/build" --target clipt_internal -j2 >/dev/null
 dump() {
     xxhash=$(sed -n 's/^CLIPT_XXHASH_LIBRARY:FILEPATH=//p' "$2/CMakeCache.txt")
     case "$xxhash" in *NOTFOUND*) xxhash= ;; esac
-    cc -std=c11 -O1 -DCL_TARGET_OPENCL_VERSION=120 -I"$1/include" -I"$1/src" -I"$1/src/cli" \
-        -I"$1/cl" "$src/tests/describe_dump.c" "$1/src/cli/cl_select.c" \
+    cc -std=c11 -O1 -DCL_TARGET_OPENCL_VERSION=120 -I"$1/include" -I"$1/src" -I"$1/src/cli" -I"$1/util" \
+        -I"$1/cl" "$src/tests/describe_dump.c" "$1/util/cl_select.c" \
         "$2/libclipt_internal.a" -lOpenCL -lpthread -lm -ldl $xxhash -o "$3"
 }
 dump "$work/base" "$work/base/build" "$work/dump_base"

@@ -155,6 +155,8 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
 typedef struct tweaks {
     unsigned wg_010, wg_100, simd_100, spread, pad, unroll, item_bytes;
     int wide, loops;
+    int words; /* at offsets of whole 16 bytes: widened stages run, and
+                  the packed tiles' words with no element alone */
 } tweaks;
 
 typedef struct stage_case {
@@ -226,6 +228,18 @@ static const stage_case stage_cases[] = {
     {CLIPT_FAMILY_ROWS, CLIPT_OP_UNPAD, 17, 41, 1, 1, 48, 41, 2, {.loops = 1}},
     {CLIPT_FAMILY_ROWS, CLIPT_OP_PAD, 9, 25, 1, 1, 25, 32, 8, {.loops = 1, .wide = 1}},
     {CLIPT_FAMILY_ROWS, CLIPT_OP_UNPAD, 9, 25, 1, 1, 32, 25, 4, {.loops = 1}},
+    /* wider words: 1- and 2-byte tiles read and written as packed 32-bit
+     * words (PACK; aligned, and at an odd offset with a head and a tail
+     * moved alone), super-elements and rows moved as 16-, 8- and 4-byte
+     * words (stage-level widening) */
+    {CLIPT_FAMILY_TILE_LOCAL, TILES, 50, 8, 8, 1, 0, 0, 1, {.words = 1}},
+    {CLIPT_FAMILY_TILE_LOCAL, TILES, 13, 5, 7, 1, 0, 0, 1, {.wg_010 = 32}},
+    {CLIPT_FAMILY_TILE_LOCAL, TILES, 31, 6, 9, 1, 0, 0, 2, {.wg_010 = 16, .words = 1}},
+    {CLIPT_FAMILY_SUPER_SEGMENTS, SUPER, 1, 13, 17, 32, 0, 0, 1, {.words = 1}},
+    {CLIPT_FAMILY_SUPER_SEGMENTS, SUPER, 2, 9, 7, 6, 0, 0, 2, {.words = 1}},
+    {CLIPT_FAMILY_SUPER_SLICES, SUPER, 1, 8, 3, 64, 0, 0, 1, {.words = 1}},
+    {CLIPT_FAMILY_ROWS, CLIPT_OP_PAD, 9, 32, 1, 1, 32, 48, 1, {.wg_010 = 8, .words = 1}},
+    {CLIPT_FAMILY_ROWS, CLIPT_OP_UNPAD, 9, 32, 1, 1, 48, 32, 2, {.wg_010 = 8, .words = 1}},
 };
 
 /* Whole plans: every sequence, forced tiles, padding and none. */
@@ -298,7 +312,8 @@ static void test_stage_cases(void **state)
         printf("stage case %zu begins\n", i);
         fflush(stdout);
         env->ctx->wide_index_from = c->t.wide ? 0 : CLIPT_WIDE_INDEX_FROM;
-        s = test_run_stage_as(env, &sp, c->family, c->elem, i % 5, &t, &bad, &used);
+        s = test_run_stage_as(env, &sp, c->family, c->elem,
+                              c->t.words ? i % 5 * 16 / c->elem : i % 5, &t, &bad, &used);
         env->ctx->wide_index_from = CLIPT_WIDE_INDEX_FROM;
         printf("stage case %zu: family %d, %llu x (%llu x %llu) s=%llu, %zu-byte: %s, "
                "%zu bytes wrong\n", i, (int)c->family, (unsigned long long)c->instances,
@@ -329,8 +344,9 @@ static void test_plan_cases(void **state)
         o.tile_n = c->tile_n;
         o.padding = c->padding;
         o.kernel_style = c->loops ? CLIPT_KERNEL_STYLE_LOOPS : CLIPT_KERNEL_STYLE_GROUPS;
-        s = test_run_transpose(env, c->rows, c->cols, c->elem, 3 * c->elem, &o, &bad,
-                               text, sizeof text);
+        /* odd offsets (the unwidened twin) and 16 bytes (widened stages) */
+        s = test_run_transpose(env, c->rows, c->cols, c->elem, i % 2 ? 16 : 3 * c->elem, &o,
+                               &bad, text, sizeof text);
         printf("plan case %zu: %zu x %zu, %zu-byte: %s, %zu bytes wrong\n%s", i, c->rows,
                c->cols, c->elem, clipt_status_string(s), bad,
                s == CLIPT_SUCCESS ? text : "");

@@ -248,11 +248,13 @@ static void test_shift100_slices(void **state)
         {3, 16, 3}, {1000, 4, 10}, {36, 8, 6}, {2, 1, 2}, {64, 1, 16}};
     static const uint64_t shapes[][3] = {{1, 5, 7}, {3, 27, 40}, {1, 64, 3}, {2, 13, 1}};
     test_env *env = TEST_ENV(state);
+    clipt_tuning elements = env->ctx->profile.tuning;
+    elements.wide_bytes = 1; /* Q of the elements themselves, unwidened */
     for (size_t i = 0; i < COUNT(cases); i++) {
         clipt_stage st;
         clipt_stage_spec sp = spec_of(CLIPT_OP_MOVE_SUPER, 1, 5, 7, cases[i].s, 0, 0);
         assert_status(clipt_stage_prepare_as(env->ctx, &sp, SUPER_SLICES, cases[i].elem,
-                                             &env->ctx->profile.tuning, &st),
+                                             &elements, &st),
                       CLIPT_SUCCESS);
         if (st.f.slices.q != cases[i].q)
             fail_msg("s=%llu, %zu-byte elements: %u elements per slice, want %zu",

@@ -402,6 +402,7 @@ static void test_tuning_overrides(void **state)
         {"skinny_super", 8, "blocks of 24 elements (super-elements)"},
         {"min_super", 4, "walk_segments"},
         {"align_bytes", 32, "aligned ones preferred"},
+        {"wide_bytes", 8, "widened: moved as 8-byte words (ulong, 2 elements each)"},
     };
     static const shape shapes[] = {{384, 512, 4}, {32, 6000, 4}};
     char text[8192], want[64];
@@ -418,6 +419,9 @@ static void test_tuning_overrides(void **state)
         /* the GPU kernels, whose build options the walk cases name (the
          * kernel_style cases set their own) */
         o.kernel_style = 1;
+        /* the walk cases name the step on the 4-byte elements, unwidened */
+        if (strcmp(cases[i].name, "walk_item_bytes") == 0)
+            o.wide_bytes = 1;
         assert_status(clipt_plan_options_set_tuning(&o, cases[i].name, cases[i].value),
                       CLIPT_SUCCESS);
         assert_status(test_run_transpose(&gpu, sh->rows, sh->cols, sh->elems, 0,

@@ -5,8 +5,9 @@
  * against hostmat_permute for every element size and run length that is
  * and is not widenable (odd D, D * elem over 16 bytes), alone, batched and
  * inside plans of several passes, at offsets aligned to the wide element
- * and not (those run the plan made without widening, kept with the plan,
- * which profile then reports); describe's words. */
+ * and not (those run the plan's twin without widening, made at the first
+ * such enqueue: from then on scratch_size counts it, and profile reports
+ * the stages of whichever ran last); describe's words. */
 #include "support.h"
 #include "internal.h"
 #include "permute.h"
@@ -44,14 +45,18 @@ static void host_rule(void **state)
         }
 }
 
-/* Runs the plan at offsets 0, one element, the wide element and three
- * elements: exact every time, the narrow plan run exactly when the offset
- * is not a multiple of the widest element, and profile reporting the
- * stages that ran. */
+/* Runs a fresh plan at offsets 0, one element, the wide element and three
+ * elements: exact every time, the twin run exactly when the offset is not
+ * a multiple of the widest element and made at the first such run (none
+ * before, none for a plan that widens nothing), scratch_size counting it
+ * from then on, and profile reporting the stages that ran. */
 static void check_plan_offsets(test_env *env, clipt_plan p, unsigned ndim, const size_t *dims,
                                const unsigned *perm, size_t elem)
 {
-    const size_t offsets[] = {0, elem, p->align, 3 * elem};
+    const size_t offsets[] = {0, elem, p->word_bytes, 3 * elem};
+    const size_t own = p->scratch_bytes + p->aux_bytes + p->tail_bytes;
+    assert_null(p->narrow);
+    assert_int_equal(clipt_plan_scratch_size(p), own);
     for (size_t o = 0; o < COUNT(offsets); o++) {
         size_t bad = 0;
         unsigned stages = 0;
@@ -59,14 +64,20 @@ static void check_plan_offsets(test_env *env, clipt_plan p, unsigned ndim, const
         if (s != CLIPT_SUCCESS || bad)
             fail_msg("ndim %u (%zu, %zu, ...), %zu-byte elements at byte offset %zu "
                      "(widest %zu): %s, %zu bytes wrong",
-                     ndim, dims[0], dims[1], elem, offsets[o], p->align,
+                     ndim, dims[0], dims[1], elem, offsets[o], p->word_bytes,
                      clipt_status_string(s), bad);
-        assert_int_equal(p->last_ran_narrow, offsets[o] % p->align != 0);
+        assert_int_equal(p->last_ran_narrow, offsets[o] % p->word_bytes != 0);
         assert_status(clipt_plan_profile(p, NULL, NULL, 0, &stages), CLIPT_SUCCESS);
         assert_int_equal(stages, p->last_ran_narrow ? p->narrow->num_stages : p->num_stages);
-        if (p->narrow)
-            assert_int_equal(p->narrow->align, elem); /* nothing widened there */
+        assert_int_equal(clipt_plan_scratch_size(p),
+                         own + (p->narrow ? clipt_plan_scratch_size(p->narrow) : 0));
+        if (p->narrow) {
+            assert_int_equal(p->narrow->word_bytes, elem); /* nothing widened there */
+            assert_null(p->narrow->narrow);
+        }
     }
+    /* a plan reading nothing wider than its element never needs the twin */
+    assert_true((p->narrow != NULL) == (p->word_bytes > elem));
 }
 
 /* (B, C, D) -> (C, B, D) and the batch (A, B, C, D) -> (A, C, B, D): one
@@ -84,14 +95,13 @@ static void single_pass(void **state)
             clipt_plan p = NULL;
             assert_status(clipt_plan_create_permute(env->ctx, 3, three, swap, elem, NULL, &p),
                           CLIPT_SUCCESS);
-            assert_int_equal(p->align, wide ? d * elem : elem);
-            assert_int_equal(p->stage_elem[0], wide ? d * elem : elem);
-            assert_true((p->narrow != NULL) == wide);
+            assert_int_equal(p->word_bytes, wide ? d * elem : elem);
+            assert_int_equal(p->stages[0].elem, wide ? d * elem : elem);
             check_plan_offsets(env, p, 3, three, swap, elem);
             clipt_plan_release(p);
             assert_status(clipt_plan_create_permute(env->ctx, 4, four, batch, elem, NULL, &p),
                           CLIPT_SUCCESS);
-            assert_int_equal(p->align, wide ? d * elem : elem);
+            assert_int_equal(p->word_bytes, wide ? d * elem : elem);
             check_plan_offsets(env, p, 4, four, batch, elem);
             clipt_plan_release(p);
         }
@@ -124,7 +134,7 @@ static void every_4d_permutation(void **state)
             assert_status(clipt_plan_create_permute(env->ctx, 4, shapes[s], perm, elems[s],
                                                     NULL, &p),
                           CLIPT_SUCCESS);
-            if (p->nd.num_passes > 1 && p->align > elems[s])
+            if (p->nd.num_passes > 1 && p->word_bytes > elems[s])
                 widened_multi++;
             check_plan_offsets(env, p, 4, shapes[s], perm, elems[s]);
             clipt_plan_release(p);

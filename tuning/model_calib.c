@@ -173,7 +173,7 @@ static void print_stages(const calib *c, const bench_row *r, clipt_plan p)
     for (unsigned i = 0; i < p->num_stages; i++) {
         const clipt_stage *st = &p->stages[i];
         clipt_cost_features f;
-        clipt_cost_features_of(&st->spec, st->family->id, r->elem, &p->tuning, &env, &f);
+        clipt_cost_features_of(&st->spec, st->family->id, st->elem, &p->tuning, &env, &f);
         printf("%s,%zu,%zu,%zu,%s,%zu,%zu,%zu,%zu,%u,%s,%s,%d,%.0f,%.0f,%.6f,%.1f,%.1f,%.9g,"
                "%.6f,%.4f,%.6f\n",
                c->set, r->rows, r->cols, r->elem, clipt_sequence_name(r->sequence), r->m,

@@ -114,7 +114,9 @@ static void print_tuning_legend(void)
            "                             many bytes\n"
            "  kernel_style               1: work-groups sharing local memory (GPUs);\n"
            "                             2: one work-item per group running loops\n"
-           "                             (CPUs: tiles, block moves, padding)\n");
+           "                             (CPUs: tiles, block moves, padding)\n"
+           "  wide_bytes                 block moves and padding: widest word their\n"
+           "                             whole units are moved in (1 = the element)\n");
 }
 
 static const char *env_or_unset(const char *name)
