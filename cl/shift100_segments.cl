@@ -5,7 +5,9 @@
  * of s-element super-elements, each becoming its b x a transpose.  The host
  * listed the permutation's cycles (by number theory, src/cycle_algebra.c)
  * and cut them into segments (src/cycles.c): segment g starts at position
- * seg_start[g] and covers seg_length[g] consecutive cycle positions.
+ * seg_start[g] and covers seg_length[g] consecutive cycle positions.  The
+ * three arrays come as one table (seg_start, then seg_length, then
+ * seg_slot, `segments` entries each), which the host writes at once.
  * Within a segment, the content
  * of each position moves to the next one; the last moves to the first
  * position of the next segment of its cycle.
@@ -79,6 +81,12 @@ static inline ulong walk_destination(ulong p, ulong a, divisor d)
     const ulong inst = unit / segments;                                      \
     const ulong g = unit - inst * segments
 
+/* The table's three arrays (see the top). */
+#define SEGMENT_ARRAYS                                                         \
+    __global const ulong *seg_start = seg_table;                               \
+    __global const uint *seg_length = (__global const uint *)(seg_table + segments); \
+    __global const uint *seg_slot = seg_length + segments
+
 /* Where the saved head of segment g of instance inst lives. */
 #define SAVED_AT(inst, g) (saved + ((inst) * saved_per_instance + seg_slot[g]) * s + w)
 
@@ -86,11 +94,10 @@ __kernel void save_segment_heads(__global const elem_t *buf, ulong offset,
                                  __global const elem_t *tail, ulong split,
                                  ulong instances, ulong a, ulong b, uint magic,
                                  uint sh1, uint sh2, uint slices,
-                                 __global const ulong *seg_start,
-                                 __global const uint *seg_length,
-                                 __global const uint *seg_slot, ulong segments,
+                                 __global const ulong *seg_table, ulong segments,
                                  ulong saved_per_instance, __global elem_t *saved)
 {
+    SEGMENT_ARRAYS;
     const ulong s = (ulong)slices * Q;
     const ulong work = instances * segments * slices;
     for (ulong t = clipt_global_id(); t < work; t += get_global_size(0)) {
@@ -110,11 +117,10 @@ __kernel void walk_segments(__global elem_t *buf, ulong offset,
                             __global elem_t *tail, ulong split,
                             ulong instances, ulong a, ulong b, uint magic,
                             uint sh1, uint sh2, uint slices,
-                            __global const ulong *seg_start,
-                            __global const uint *seg_length,
-                            __global const uint *seg_slot, ulong segments,
+                            __global const ulong *seg_table, ulong segments,
                             ulong saved_per_instance, __global const elem_t *saved)
 {
+    SEGMENT_ARRAYS;
     const ulong s = (ulong)slices * Q;
     const ulong work = instances * segments * slices;
     for (ulong t = clipt_global_id(); t < work; t += get_global_size(0)) {
@@ -194,13 +200,12 @@ __kernel void walk_segments(__global elem_t *buf, ulong offset,
                        __global qual elem_t *tail, ulong split,                \
                        ulong instances, ulong a, ulong b, uint magic,          \
                        uint sh1, uint sh2, uint slices,                        \
-                       __global const ulong *seg_start,                        \
-                       __global const uint *seg_length,                        \
-                       __global const uint *seg_slot, ulong segments,          \
+                       __global const ulong *seg_table, ulong segments,      \
                        ulong saved_per_instance, __global elem_t *saved)
 
 SEGMENTS_LOOPS_KERNEL(save_segment_heads_loops, const)
 {
+    SEGMENT_ARRAYS;
     const ulong s = slices;
     const ulong work = instances * segments;
     __global const elem_t *region = buf + offset;
@@ -235,6 +240,7 @@ SEGMENTS_LOOPS_KERNEL(save_segment_heads_loops, const)
 
 SEGMENTS_LOOPS_KERNEL(walk_segments_loops, )
 {
+    SEGMENT_ARRAYS;
     const ulong s = slices;
     const ulong work = instances * segments;
     const divisor d = {b, magic, sh1, sh2};

@@ -56,7 +56,12 @@
  *     clipt_plan_release, so live plans never share a kernel or a buffer;
  *     a buffer given back while the plan's last enqueue still runs is taken
  *     again only once that run (and its tables' upload) has completed or
- *     failed, whichever queue it ran on.  Free buffers hold together at
+ *     failed, whichever queue it ran on.  A cycle-segment table comes back
+ *     with its contents: a later plan with a stage of the same shape takes
+ *     it as it is (once the run and the upload have completed; a failed
+ *     one loses them) and neither cuts the cycles on the host nor writes
+ *     the table, so a pipeline that meets a shape again creates its plan
+ *     at a fraction of the first one's cost.  Free buffers hold together at
  *     most clipt_context_set_pool_limit's bytes (default a 64th of the
  *     device's global memory; oldest released first), free kernels at most
  *     128; both go with the context (clipt_context_release, after its last

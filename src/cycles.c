@@ -155,16 +155,12 @@ clipt_status clipt_cycle_list_cut(const clipt_cycle_list *l, uint32_t seg_len,
     clipt_cycle_list_count(l, seg_len, &segments, &saved);
     if (segments > max_segments)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    out->start = malloc((size_t)(segments + 1) * sizeof *out->start);
-    out->length = malloc((size_t)(segments + 1) * sizeof *out->length);
-    out->slot = malloc((size_t)(segments + 1) * sizeof *out->slot);
-    if (!out->start || !out->length || !out->slot) {
-        clipt_segments_free(out);
+    if (!clipt_segments_alloc(out, (size_t)segments))
         return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
-    }
     /* c moves a position seg_len steps along its cycle (no cycle moves
-     * when N is 0) */
+     * when N is 0); N < 2^63 (clipt_cycle_list_find) */
     const uint64_t c = l->N ? clipt_powmod(l->a, seg_len, l->N) : 0;
+    const uint64_t c_shoup = l->N ? clipt_shoup_prepare(c, l->N) : 0;
     for (size_t i = 0; i < l->count; i++) {
         const uint64_t len = l->length[i];
         uint64_t p = l->leader[i];
@@ -178,17 +174,27 @@ clipt_status clipt_cycle_list_cut(const clipt_cycle_list *l, uint32_t seg_len,
             out->start[g] = p;
             out->length[g] = (cl_uint)(len - done < seg_len ? len - done : seg_len);
             out->slot[g++] = (cl_uint)out->saved++;
-            p = clipt_mulmod(p, c, l->N);
+            p = clipt_mulmod_shoup(p, c, c_shoup, l->N);
         }
     }
     out->count = g;
     return CLIPT_SUCCESS;
 }
 
+int clipt_segments_alloc(clipt_segments *s, size_t count)
+{
+    memset(s, 0, sizeof *s);
+    /* one more, so that an empty table is still a block */
+    if (count >= SIZE_MAX / CLIPT_SEGMENT_BYTES ||
+        !(s->start = malloc((count + 1) * CLIPT_SEGMENT_BYTES)))
+        return 0;
+    s->length = (cl_uint *)(s->start + count);
+    s->slot = s->length + count;
+    return 1;
+}
+
 void clipt_segments_free(clipt_segments *s)
 {
     free(s->start);
-    free(s->length);
-    free(s->slot);
     memset(s, 0, sizeof *s);
 }

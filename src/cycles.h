@@ -48,6 +48,10 @@ void clipt_cycle_list_free(clipt_cycle_list *l);
 void clipt_cycle_list_count(const clipt_cycle_list *l, uint32_t seg_len, uint64_t *segments,
                             uint64_t *saved);
 
+/* The three arrays lie in one block of count * CLIPT_SEGMENT_BYTES bytes
+ * at `start`, as the device's table holds them (start[count], then
+ * length[count], then slot[count]: shift100_segments.cl), so that one
+ * write moves them; `start` owns the block. */
 typedef struct clipt_segments {
     cl_ulong *start;   /* first position of each segment                  */
     cl_uint *length;   /* positions in the segment, | WHOLE_CYCLE         */
@@ -55,6 +59,13 @@ typedef struct clipt_segments {
     size_t count;      /* segments                                        */
     size_t saved;      /* segments whose head is saved                    */
 } clipt_segments;
+
+/* Bytes of one segment's descriptor in the table (start, length, slot). */
+#define CLIPT_SEGMENT_BYTES (sizeof(cl_ulong) + 2 * sizeof(cl_uint))
+
+/* Allocates the block for `count` segments and points the arrays into it
+ * (count and saved left 0); 0 when out of memory. */
+int clipt_segments_alloc(clipt_segments *s, size_t count);
 
 /* Cuts l's cycles into segments of seg_len positions (the last one of a
  * cycle may be shorter), the segments of a cycle consecutive and in cycle

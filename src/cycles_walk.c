@@ -9,23 +9,36 @@
  * a few hundred milliseconds); larger stages use the flag-based kernel. */
 #define CLIPT_MAX_WALK ((uint64_t)1 << 28)
 
-static int grow(clipt_segments *s, size_t *cap)
+/* A segment as the walk finds it (packed into the table block at the end). */
+typedef struct walked {
+    cl_ulong start;
+    cl_uint length, slot;
+} walked;
+
+static int grow(walked **w, size_t *cap)
 {
     size_t n = *cap ? *cap * 2 : 1024;
-    cl_ulong *start = realloc(s->start, n * sizeof *start);
-    if (!start)
+    walked *more = realloc(*w, n * sizeof *more);
+    if (!more)
         return 0;
-    s->start = start;
-    cl_uint *length = realloc(s->length, n * sizeof *length);
-    if (!length)
-        return 0;
-    s->length = length;
-    cl_uint *slot = realloc(s->slot, n * sizeof *slot);
-    if (!slot)
-        return 0;
-    s->slot = slot;
+    *w = more;
     *cap = n;
     return 1;
+}
+
+/* The walked segments in the table's layout (cycles.h). */
+static clipt_status pack(const walked *w, size_t count, size_t saved, clipt_segments *out)
+{
+    if (!clipt_segments_alloc(out, count))
+        return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+    for (size_t g = 0; g < count; g++) {
+        out->start[g] = w[g].start;
+        out->length[g] = w[g].length;
+        out->slot[g] = w[g].slot;
+    }
+    out->count = count;
+    out->saved = saved;
+    return CLIPT_SUCCESS;
 }
 
 clipt_status clipt_cycle_segments_walk(uint64_t a, uint64_t b, uint32_t seg_len,
@@ -33,48 +46,51 @@ clipt_status clipt_cycle_segments_walk(uint64_t a, uint64_t b, uint32_t seg_len,
 {
     const uint64_t ab = a * b;
     uint64_t *visited;
-    size_t cap = 0;
+    walked *w = NULL;
+    size_t cap = 0, count = 0, saved = 0;
+    clipt_status status = CLIPT_SUCCESS;
     memset(out, 0, sizeof *out);
     if (ab > CLIPT_MAX_WALK || seg_len < 1)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     visited = calloc((size_t)(ab + 63) / 64, sizeof *visited);
     if (!visited)
         return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
-    for (uint64_t k = 0; k < ab; k++) {
+    for (uint64_t k = 0; k < ab && status == CLIPT_SUCCESS; k++) {
         if (visited[k >> 6] >> (k & 63) & 1)
             continue;
-        const size_t first = out->count;
+        const size_t first = count;
         uint64_t p = k, i = 0;
         do {
             visited[p >> 6] |= (uint64_t)1 << (p & 63);
             if (i % seg_len == 0) {
-                clipt_status status = CLIPT_SUCCESS;
-                if (out->count >= max_segments)
+                if (count >= max_segments)
                     status = CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-                else if (out->count == cap && !grow(out, &cap))
+                else if (count == cap && !grow(&w, &cap))
                     status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
-                if (status != CLIPT_SUCCESS) {
-                    free(visited);
-                    clipt_segments_free(out);
-                    return status;
-                }
-                out->start[out->count] = p;
-                out->length[out->count] = 0;
-                out->count++;
+                if (status != CLIPT_SUCCESS)
+                    break;
+                w[count].start = p;
+                w[count].length = 0;
+                w[count++].slot = 0;
             }
-            out->length[out->count - 1]++;
+            w[count - 1].length++;
             p = clipt_transpose_destination(p, a, b);
             i++;
         } while (p != k);
+        if (status != CLIPT_SUCCESS)
+            break;
         if (i == 1) {
-            out->count--; /* a fixed point does not move */
-        } else if (out->count - first == 1) {
-            out->length[first] |= CLIPT_SEGMENT_WHOLE_CYCLE;
+            count--; /* a fixed point does not move */
+        } else if (count - first == 1) {
+            w[first].length |= CLIPT_SEGMENT_WHOLE_CYCLE;
         } else {
-            for (size_t g = first; g < out->count; g++)
-                out->slot[g] = (cl_uint)out->saved++;
+            for (size_t g = first; g < count; g++)
+                w[g].slot = (cl_uint)saved++;
         }
     }
     free(visited);
-    return CLIPT_SUCCESS;
+    if (status == CLIPT_SUCCESS)
+        status = pack(w, count, saved, out);
+    free(w);
+    return status;
 }

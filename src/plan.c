@@ -362,8 +362,8 @@ void clipt_plan_release(clipt_plan p)
         clipt_stage_release(&p->stages[i]);
     }
     clipt_plan_release(p->narrow); /* the twin; its runs are in p->last too */
-    clipt_pool_put_buffer(&p->ctx->pool, p->scratch, 1, &p->last);
-    clipt_pool_put_buffer(&p->ctx->pool, p->tail, 1, &p->last);
+    clipt_pool_put_buffer(&p->ctx->pool, p->scratch, 1, &p->last, NULL);
+    clipt_pool_put_buffer(&p->ctx->pool, p->tail, 1, &p->last, NULL);
     if (p->last)
         clReleaseEvent(p->last);
     clipt_plan_drop_events(p);

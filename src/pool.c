@@ -17,11 +17,17 @@ clipt_status clipt_pool_init(clipt_pool *pool, size_t cap_bytes)
                                                  : CLIPT_SUCCESS;
 }
 
+/* Releases the references to the events a buffer came back with. */
+static void drop_events(clipt_pool_buffer *b)
+{
+    for (int k = 0; k < 2; k++)
+        if (b->after[k])
+            clReleaseEvent(b->after[k]);
+}
+
 static void release_buffer(clipt_pool_buffer *b)
 {
-    for (int i = 0; i < 2; i++)
-        if (b->after[i])
-            clReleaseEvent(b->after[i]);
+    drop_events(b);
     clReleaseMemObject(b->mem);
 }
 
@@ -214,18 +220,31 @@ static size_t size_class(size_t bytes)
     return bytes > (size_t)-1 - step ? bytes : (bytes + step - 1) / step * step;
 }
 
-/* Whether every event a free buffer waits for has settled. */
-static int settled(const clipt_pool_buffer *b)
+/* Whether every event a free buffer waits for has settled (complete or
+ * failed), or with whole_only, completed: what its named contents need to
+ * be whole. */
+static int events_done(const clipt_pool_buffer *b, int whole_only)
 {
     for (int i = 0; i < 2; i++) {
         cl_int state = CL_COMPLETE;
         if (b->after[i] &&
             (clGetEventInfo(b->after[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state,
                             &state, NULL) != CL_SUCCESS ||
-             state > CL_COMPLETE))
+             state > CL_COMPLETE || (whole_only && state != CL_COMPLETE)))
             return 0;
     }
     return 1;
+}
+
+/* Takes free buffer i out of the list (under the lock) and releases its
+ * events' references (outside it: none is the pool's any more). */
+static clipt_pool_buffer remove_buffer(clipt_pool *pool, unsigned i)
+{
+    clipt_pool_buffer found = pool->buffers[i];
+    pool->held_bytes -= found.bytes;
+    memmove(pool->buffers + i, pool->buffers + i + 1,
+            (--pool->num_buffers - i) * sizeof *pool->buffers);
+    return found;
 }
 
 /* The index of the smallest settled free buffer that serves the request,
@@ -238,7 +257,7 @@ static int find_buffer(const clipt_pool *pool, size_t bytes, cl_mem_flags access
     for (unsigned i = 0; i < pool->num_buffers; i++) {
         const clipt_pool_buffer *b = &pool->buffers[i];
         if (b->access == access && b->bytes >= bytes && b->bytes <= most &&
-            (best < 0 || b->bytes < pool->buffers[best].bytes) && settled(b))
+            (best < 0 || b->bytes < pool->buffers[best].bytes) && events_done(b, 0))
             best = (int)i;
     }
     return best;
@@ -247,25 +266,20 @@ static int find_buffer(const clipt_pool *pool, size_t bytes, cl_mem_flags access
 cl_int clipt_pool_take_buffer(clipt_pool *pool, cl_context ctx, size_t bytes,
                               cl_mem_flags access, cl_mem *out)
 {
-    clipt_pool_buffer found = {NULL, 0, 0, {NULL, NULL}};
+    clipt_pool_buffer found = {0};
     cl_int err = CL_SUCCESS;
     int pooled, i;
     pthread_mutex_lock(&pool->lock);
     pooled = pool->cap_bytes > 0;
     if (pooled && (i = find_buffer(pool, bytes, access)) >= 0) {
-        found = pool->buffers[i];
-        pool->held_bytes -= found.bytes;
-        memmove(pool->buffers + i, pool->buffers + i + 1,
-                (--pool->num_buffers - (unsigned)i) * sizeof *pool->buffers);
+        found = remove_buffer(pool, (unsigned)i);
         pool->buffers_reused++;
     } else {
         pool->buffers_made++;
     }
     pthread_mutex_unlock(&pool->lock);
     if (found.mem) {
-        for (int k = 0; k < 2; k++)
-            if (found.after[k])
-                clReleaseEvent(found.after[k]);
+        drop_events(&found);
         *out = found.mem;
         return CL_SUCCESS;
     }
@@ -273,9 +287,36 @@ cl_int clipt_pool_take_buffer(clipt_pool *pool, cl_context ctx, size_t bytes,
     return err;
 }
 
-void clipt_pool_put_buffer(clipt_pool *pool, cl_mem m, unsigned count, const cl_event *after)
+int clipt_pool_take_content(clipt_pool *pool, const uint64_t key[CLIPT_POOL_KEY_WORDS],
+                            cl_mem *out, uint64_t value[CLIPT_POOL_VALUE_WORDS])
 {
-    clipt_pool_buffer b = {m, 0, 0, {NULL, NULL}}, evicted[CLIPT_POOL_BUFFERS];
+    clipt_pool_buffer found = {0};
+    *out = NULL;
+    if (key[0] == 0)
+        return 0;
+    pthread_mutex_lock(&pool->lock);
+    for (unsigned i = pool->num_buffers; i-- > 0;) { /* newest first */
+        const clipt_pool_buffer *b = &pool->buffers[i];
+        if (memcmp(b->content.key, key, sizeof b->content.key) == 0 && events_done(b, 1)) {
+            found = remove_buffer(pool, i);
+            pool->buffers_reused++;
+            pool->contents_reused++;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&pool->lock);
+    if (!found.mem)
+        return 0;
+    drop_events(&found);
+    memcpy(value, found.content.value, sizeof found.content.value);
+    *out = found.mem;
+    return 1;
+}
+
+void clipt_pool_put_buffer(clipt_pool *pool, cl_mem m, unsigned count, const cl_event *after,
+                           const clipt_pool_content *content)
+{
+    clipt_pool_buffer b = {m, 0, 0, {NULL, NULL}, {{0}, {0}}}, evicted[CLIPT_POOL_BUFFERS];
     const cl_mem_flags kinds = CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY;
     unsigned n = 0;
     int kept = 0;
@@ -284,6 +325,8 @@ void clipt_pool_put_buffer(clipt_pool *pool, cl_mem m, unsigned count, const cl_
     if (clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof b.bytes, &b.bytes, NULL) == CL_SUCCESS &&
         clGetMemObjectInfo(m, CL_MEM_FLAGS, sizeof b.access, &b.access, NULL) == CL_SUCCESS) {
         b.access &= kinds;
+        if (content)
+            b.content = *content;
         for (unsigned i = 0, k = 0; i < count && i < 2; i++)
             if (after[i] && clRetainEvent(after[i]) == CL_SUCCESS)
                 b.after[k++] = after[i];

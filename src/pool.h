@@ -15,6 +15,14 @@
  * work of the old plan still running on any queue never overlaps work of
  * the new one.  Unsettled buffers are skipped, never waited for.
  *
+ * Contents: a buffer may come back with what it holds named (a key, and
+ * a few values that describe it), when that is a pure function of the key
+ * and costs host work to make: the segment tables of a stage shape, which
+ * a plan otherwise cuts on the host and writes at its first run.  A taker
+ * that names the same key gets it as it is, once every event it came back
+ * with has completed (a failed one loses the contents); a taker of plain
+ * bytes gets it as undefined memory.
+ *
  * Bounds: free buffers hold at most `cap_bytes` together (oldest released
  * first), free kernels at most CLIPT_POOL_KERNELS; a cap of 0 pools
  * nothing.  Thread-safe (one lock); no OpenCL call blocks under it. */
@@ -24,6 +32,7 @@
 #include "clipt.h"
 
 #include <pthread.h>
+#include <stdint.h>
 
 /* Free kernels and free buffers a pool keeps at most. */
 #define CLIPT_POOL_KERNELS 128
@@ -50,11 +59,20 @@ typedef struct clipt_pool_kernel {
     clipt_kernel_info info;
 } clipt_pool_kernel;
 
+/* What a buffer holds: key[0] == 0 means nothing named. */
+#define CLIPT_POOL_KEY_WORDS 4
+#define CLIPT_POOL_VALUE_WORDS 3
+typedef struct clipt_pool_content {
+    uint64_t key[CLIPT_POOL_KEY_WORDS];
+    uint64_t value[CLIPT_POOL_VALUE_WORDS];
+} clipt_pool_content;
+
 typedef struct clipt_pool_buffer {
     cl_mem mem;
     size_t bytes;
     cl_mem_flags access;           /* CL_MEM_READ_WRITE, _READ_ONLY, ...   */
     cl_event after[2];             /* retained; NULL: none                 */
+    clipt_pool_content content;    /* what it holds, if named              */
 } clipt_pool_buffer;
 
 typedef struct clipt_pool {
@@ -69,6 +87,7 @@ typedef struct clipt_pool {
     unsigned num_buffers;
     unsigned long kernels_made, kernels_reused;     /* for tests */
     unsigned long buffers_made, buffers_reused;
+    unsigned long contents_reused;                  /* named takes met */
 } clipt_pool;
 
 clipt_status clipt_pool_init(clipt_pool *pool, size_t cap_bytes);
@@ -106,10 +125,17 @@ void clipt_pool_put_kernel(clipt_pool *pool, cl_kernel k);
 cl_int clipt_pool_take_buffer(clipt_pool *pool, cl_context ctx, size_t bytes,
                               cl_mem_flags access, cl_mem *out);
 
+/* A free buffer holding what `key` names (key[0] != 0), its events all
+ * completed: 1 and the buffer (the caller's now, as from take_buffer) with
+ * the values it came back with in value[]; else 0 (*out NULL). */
+int clipt_pool_take_content(clipt_pool *pool, const uint64_t key[CLIPT_POOL_KEY_WORDS],
+                            cl_mem *out, uint64_t value[CLIPT_POOL_VALUE_WORDS]);
+
 /* Gives buffer m back, free once the `count` (<= 2) events that are not
  * NULL have settled (retained here), or releases it when it does not fit
- * the cap.  NULL m is accepted. */
+ * the cap.  content: what it holds once they have completed (NULL:
+ * nothing named).  NULL m is accepted. */
 void clipt_pool_put_buffer(clipt_pool *pool, cl_mem m, unsigned count,
-                           const cl_event *after);
+                           const cl_event *after, const clipt_pool_content *content);
 
 #endif

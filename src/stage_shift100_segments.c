@@ -1,8 +1,10 @@
 /* 100!/0100!/1000! along cycle segments cut on the host at plan creation
  * (cl/shift100_segments.cl, src/cycles.c): one launch saves each segment's
  * head, a second walks every segment independently.  No flags.  The
- * segment tables are buffers of the context's pool, written at the plan's
- * first run from the stage's host copy. */
+ * segment table is a buffer of the context's pool, written at the plan's
+ * first run from the stage's host copy; it goes back to the pool with its
+ * contents named, so that the next plan of the same stage shape takes it
+ * as it is: no cutting, no write. */
 #include "stage_kernel.h"
 #include "cycles.h"
 #include "factor.h"
@@ -17,8 +19,7 @@
     CLIPT_REGION_ARGS(X)                        \
     X(instances, ULONG, "ulong") X(a, ULONG, "ulong") X(b, ULONG, "ulong")     \
     X(magic, UINT, "uint") X(sh1, UINT, "uint") X(sh2, UINT, "uint")           \
-    X(slices, UINT, "uint") X(seg_start, GLOBAL, "ulong*")                     \
-    X(seg_length, GLOBAL, "uint*") X(seg_slot, GLOBAL, "uint*")                \
+    X(slices, UINT, "uint") X(seg_table, GLOBAL, "ulong*")                     \
     X(segments, ULONG, "ulong") X(saved_per_instance, ULONG, "ulong")          \
     X(saved, GLOBAL, "elem_t*")
 CLIPT_KERNEL_ARGS(shift100_segments, SHIFT100_SEGMENTS_ARGS)
@@ -41,40 +42,33 @@ static clipt_status take_table(clipt_context c, size_t bytes, cl_mem *out)
                                   out);
 }
 
-/* The tables' writes, ahead of the plan's first stage, each after the one
- * before (the queue may run out of order): the last one's event tells
- * that all are done.  The tables come from the pool, filled by no one, so
- * they are written rather than made with CL_MEM_COPY_HOST_PTR; and a write
- * at the head of the run blocks nothing (NVIDIA's runtime moved a
+/* The table's write, ahead of the plan's first stage: its event tells
+ * that it is done.  The table comes from the pool, filled by no one (or
+ * already holding these segments: then nothing is written), so it is
+ * written rather than made with CL_MEM_COPY_HOST_PTR; and a write at the
+ * head of the run blocks nothing (NVIDIA's runtime moved a
  * CL_MEM_COPY_HOST_PTR buffer at its first use, inside that launch, after
  * the work queued before it: docs/performance.md, issue 13).  After a
- * failure the next run writes them all again. */
+ * failure the next run writes it again. */
 static clipt_status upload(clipt_stage *st, cl_command_queue q)
 {
     clipt_segments_state *g = &st->f.segments;
     const clipt_segments *h = g->host;
-    const cl_mem tables[3] = {g->start, g->length, g->slot};
-    const void *data[3] = {h->start, h->length, h->slot};
-    const size_t bytes[3] = {h->count * sizeof *h->start, h->count * sizeof *h->length,
-                             h->count * sizeof *h->slot};
-    cl_int err = CL_SUCCESS;
-    for (int i = 0; i < 3 && err == CL_SUCCESS; i++) {
-        cl_event e = NULL;
-        if (bytes[i] == 0)
-            continue;
-        err = clEnqueueWriteBuffer(q, tables[i], CL_FALSE, 0, bytes[i], data[i],
-                                   g->writing ? 1 : 0, g->writing ? &g->writing : NULL, &e);
-        if (err != CL_SUCCESS)
-            break;
-        if (g->writing)
-            clReleaseEvent(g->writing);
-        g->writing = e;
-    }
-    if (err == CL_SUCCESS && g->writing) {
-        clRetainEvent(g->writing);
-        st->uploaded = g->writing;
-    }
-    return err;
+    cl_event e = NULL;
+    cl_int err;
+    if (!h || h->count == 0)
+        return CL_SUCCESS;
+    err = clEnqueueWriteBuffer(q, g->table, CL_FALSE, 0, h->count * CLIPT_SEGMENT_BYTES,
+                               h->start, g->writing ? 1 : 0,
+                               g->writing ? &g->writing : NULL, &e);
+    if (err != CL_SUCCESS)
+        return err;
+    if (g->writing)
+        clReleaseEvent(g->writing);
+    g->writing = e;
+    clRetainEvent(e);
+    st->uploaded = e;
+    return CL_SUCCESS;
 }
 
 static void CL_CALLBACK free_host(cl_event e, cl_int state, void *host)
@@ -106,9 +100,6 @@ static void drop_host(clipt_segments_state *g)
     g->host = NULL;
 }
 
-/* Bytes of one segment's descriptor (start, length, slot). */
-#define DESCRIPTOR_BYTES (sizeof(cl_ulong) + 2 * sizeof(cl_uint))
-
 /* The memory rule: the saved heads and the descriptors together stay under
  * 0.95 % of the stage's data (or 4 MiB for small stages). */
 static uint64_t table_budget(const clipt_stage_spec *sp, size_t elem)
@@ -135,7 +126,7 @@ static unsigned first_seg_len(const clipt_stage_spec *sp, size_t elem, uint64_t 
 static uint64_t table_bytes(const clipt_stage_spec *sp, size_t elem, uint64_t segments,
                             uint64_t saved)
 {
-    return sp->instances * saved * sp->s * elem + segments * (uint64_t)DESCRIPTOR_BYTES;
+    return sp->instances * saved * sp->s * elem + segments * (uint64_t)CLIPT_SEGMENT_BYTES;
 }
 
 /* The old way (CLIPT_CYCLE_WALK=1, for comparisons): walk every position,
@@ -195,6 +186,47 @@ static clipt_status cut_segments(const clipt_stage_spec *sp, size_t elem,
     return status;
 }
 
+/* What the stage's table holds, as the pool names it: the segments depend
+ * on a, b, the memory rule's budget (which sets seg_len) and the way they
+ * were found. */
+static void table_key(const clipt_stage_spec *sp, size_t elem, uint64_t *key)
+{
+    key[0] = use_walk() ? 2 : 1;
+    key[1] = sp->a;
+    key[2] = sp->b;
+    key[3] = table_budget(sp, elem);
+}
+
+/* The stage's segment table: the pool's copy of it when one is free (the
+ * segments come with it), else cut now into g->host and a buffer for it
+ * (written at the first run). */
+static clipt_status make_table(clipt_context c, const clipt_stage_spec *sp, size_t elem,
+                               clipt_segments_state *g)
+{
+    uint64_t value[CLIPT_POOL_VALUE_WORDS];
+    clipt_segments segs;
+    unsigned seg_len = 0;
+    clipt_status status;
+    table_key(sp, elem, g->key);
+    if (clipt_pool_take_content(&c->pool, g->key, &g->table, value)) {
+        g->len = (unsigned)value[0];
+        g->count = (size_t)value[1];
+        g->saved = (size_t)value[2];
+        return CLIPT_SUCCESS;
+    }
+    if ((status = cut_segments(sp, elem, &segs, &seg_len)) != CLIPT_SUCCESS)
+        return status;
+    g->len = seg_len;
+    g->count = segs.count;
+    g->saved = segs.saved;
+    if (!(g->host = malloc(sizeof *g->host))) {
+        clipt_segments_free(&segs);
+        return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    *g->host = segs; /* the stage's now (drop_host) */
+    return take_table(c, g->count * CLIPT_SEGMENT_BYTES, &g->table);
+}
+
 static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
                             clipt_stage *st)
 {
@@ -204,38 +236,23 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     /* the loops kernels move whole super-elements: slices = s, Q = 1 */
     const size_t q = loops ? 1 : clipt_walk_slice_elems((size_t)sp->s, elem, t->walk_item_bytes);
     const clipt_kernel_decl *pair = kernels + (loops ? 2 : 0); /* save, walk */
-    clipt_segments segs;
     size_t wg_limit = 0, own_local = 0;
-    unsigned seg_len = 0;
     clipt_status status;
     if (sp->s / q > UINT32_MAX) /* slices per super-element: a uint argument */
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    if ((status = cut_segments(sp, elem, &segs, &seg_len)) != CLIPT_SUCCESS)
+    if ((status = make_table(c, sp, elem, g)) != CLIPT_SUCCESS)
         return status;
-    g->len = seg_len;
-    g->count = segs.count;
-    g->saved = segs.saved;
     g->q = (unsigned)q;
     snprintf(st->options, sizeof st->options,
              "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=%u -DSMALL_INDEX=%d",
              clipt_elem_type_name(elem), q, t->walk_unroll,
              clipt_small_index(c, sp->a * sp->b));
-    if (!(g->host = malloc(sizeof *g->host))) {
-        status = CLIPT_ERROR_OUT_OF_HOST_MEMORY;
-        goto done;
-    }
-    *g->host = segs; /* the stage's now (drop_host) */
-    memset(&segs, 0, sizeof segs);
-    if ((status = take_table(c, g->count * sizeof *g->host->start, &g->start)) ||
-        (status = take_table(c, g->count * sizeof *g->host->length, &g->length)) ||
-        (status = take_table(c, g->count * sizeof *g->host->slot, &g->slot)))
-        goto done;
-    st->aux_bytes = g->count * DESCRIPTOR_BYTES;
+    st->aux_bytes = g->count * CLIPT_SEGMENT_BYTES;
     if ((status = clipt_make_kernel(c, st, pair[1].name, &g->walk, &wg_limit,
                                     &own_local)) ||
         (status = clipt_make_kernel(c, st, pair[0].name, &st->kernel, &wg_limit,
                                     &own_local)))
-        goto done;
+        return status;
     st->kernel_name = loops ? "save_segment_heads_loops + walk_segments_loops"
                             : "save_segment_heads + walk_segments";
     clipt_set_launch(st, loops ? 1 : clipt_min_size(t->wg_100, wg_limit),
@@ -243,9 +260,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
                      loops ? 1 : clipt_min_size(t->wg_100, wg_limit),
                      clipt_groups_cap(c, t->groups_per_cu_100, t->groups_100));
     st->scratch_bytes = (size_t)(sp->instances * g->saved * sp->s * elem);
-done:
-    clipt_segments_free(&segs);
-    return status;
+    return CLIPT_SUCCESS;
 }
 
 static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
@@ -254,8 +269,8 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
     const clipt_segments_state *seg = &st->f.segments;
     shift100_segments_args v = {
         CLIPT_REGION_VALUES(g), .instances = g->instances, .a = sp->a,
-        .b = sp->b, .slices = (cl_uint)(sp->s / seg->q), .seg_start = seg->start,
-        .seg_length = seg->length, .seg_slot = seg->slot, .segments = seg->count,
+        .b = sp->b, .slices = (cl_uint)(sp->s / seg->q), .seg_table = seg->table,
+        .segments = seg->count,
         .saved_per_instance = seg->saved, .saved = g->scratch};
     cl_int err;
     clipt_divisor_magic(sp->b, &v.magic, &v.sh1, &v.sh2);
@@ -293,22 +308,28 @@ static int describe(const clipt_stage *st, char *buf, size_t len)
                     g->count, g->len, g->saved, st->aux_bytes);
 }
 
-/* The tables go back to the pool, free once the plan's last run and their
- * writes have settled. */
+/* The table goes back to the pool, free once the plan's last run and its
+ * write have settled; named by its contents when they are whole by then:
+ * written by this plan (the pool checks that the write completed) or
+ * taken whole from the pool. */
 static void release(clipt_stage *st)
 {
     clipt_segments_state *g = &st->f.segments;
-    cl_mem *mems[3] = {&g->start, &g->length, &g->slot};
     const cl_event after[2] = {st->retire, g->writing};
+    const int whole = g->host ? g->writing != NULL : 1;
+    clipt_pool_content content;
+    memcpy(content.key, g->key, sizeof content.key);
+    content.value[0] = g->len;
+    content.value[1] = g->count;
+    content.value[2] = g->saved;
     if (st->uploaded)
         clReleaseEvent(st->uploaded);
     st->uploaded = NULL;
     clipt_pool_put_kernel(&st->ctx->pool, g->walk);
     g->walk = NULL;
-    for (int i = 0; i < 3; i++) {
-        clipt_pool_put_buffer(&st->ctx->pool, *mems[i], 2, after);
-        *mems[i] = NULL;
-    }
+    clipt_pool_put_buffer(&st->ctx->pool, g->table, 2, after,
+                          whole && g->table ? &content : NULL);
+    g->table = NULL;
     drop_host(g);
     if (g->writing)
         clReleaseEvent(g->writing);

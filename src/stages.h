@@ -120,9 +120,11 @@ typedef struct clipt_slices_state {     /* stage_shift100_slices.c */
 
 typedef struct clipt_segments_state {   /* stage_shift100_segments.c */
     cl_kernel walk;                     /* the walk, after the saving    */
-    cl_mem start, length, slot;         /* segment descriptors (pooled)  */
+    cl_mem table;                       /* segment descriptors (pooled)  */
     struct clipt_segments *host;        /* their host copy, written at
-                                           the plan's first run          */
+                                           the plan's first run; NULL
+                                           when the pool had the table   */
+    uint64_t key[CLIPT_POOL_KEY_WORDS];  /* what the table holds (pool.h) */
     cl_event writing;                   /* the last write enqueued       */
     size_t count, saved;                /* segments, saved heads         */
     unsigned len;                       /* positions per segment at most */

@@ -3,7 +3,10 @@
  * live plans never share a kernel or a buffer; a buffer given back while
  * its plan's run is still pending is not taken again before the run
  * settles; a plan released before its first run gives back what it took;
- * the cap bounds the pool and clearing empties it. */
+ * segment tables come back named by their contents and a plan of the same
+ * stage shape takes them whole (never unwritten or failed ones); the cap
+ * bounds the pool and clearing empties it. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "support.h"
 #include "plan.h"
 #include "stage_kernel.h"
@@ -113,9 +116,7 @@ static void assert_nothing_shared(clipt_plan a, clipt_plan b)
             if (s->family == &clipt_family_shift100_segments &&
                 t->family == &clipt_family_shift100_segments) {
                 assert_ptr_not_equal(s->f.segments.walk, t->f.segments.walk);
-                assert_ptr_not_equal(s->f.segments.start, t->f.segments.start);
-                assert_ptr_not_equal(s->f.segments.length, t->f.segments.length);
-                assert_ptr_not_equal(s->f.segments.slot, t->f.segments.slot);
+                assert_ptr_not_equal(s->f.segments.table, t->f.segments.table);
             }
         }
 }
@@ -135,6 +136,20 @@ static int has_walk(clipt_plan p)
         if (p->stages[i].family == &clipt_family_shift100_segments)
             return 1;
     return 0;
+}
+
+/* Whether every segment walk of p cut its segments at creation (else it
+ * took its table whole from the pool). */
+static int cut_here(clipt_plan p)
+{
+    int walks = 0;
+    for (unsigned i = 0; i < p->num_stages; i++)
+        if (p->stages[i].family == &clipt_family_shift100_segments) {
+            walks++;
+            if (!p->stages[i].f.segments.host)
+                return 0;
+        }
+    return walks > 0;
 }
 
 static void test_live_plans_share_nothing(void **state)
@@ -169,6 +184,9 @@ static void test_release_before_first_run(void **state)
     assert_true(c->pool.num_buffers > 0 && c->pool.num_kernels > 0);
     assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
     assert_true(c->pool.buffers_reused > 0);
+    /* ... but not as holding segments: this plan cut and writes its own */
+    assert_int_equal(c->pool.contents_reused, 0);
+    assert_true(cut_here(p));
     run_and_check(env, p, WR, WC, 4, 4);
     clipt_plan_release(p);
     clipt_context_release(c);
@@ -182,22 +200,112 @@ static unsigned buffers_of(clipt_plan p, cl_mem *out)
         out[n++] = p->scratch;
     for (unsigned i = 0; i < p->num_stages; i++)
         if (p->stages[i].family == &clipt_family_shift100_segments) {
-            out[n++] = p->stages[i].f.segments.start;
-            out[n++] = p->stages[i].f.segments.length;
-            out[n++] = p->stages[i].f.segments.slot;
+            out[n++] = p->stages[i].f.segments.table;
         }
     return n;
 }
 
 static int holds_any(clipt_plan p, const cl_mem *mems, unsigned n)
 {
-    cl_mem own[4 * CLIPT_MAX_PLAN_STAGES + 1];
+    cl_mem own[CLIPT_MAX_PLAN_STAGES + 1];
     const unsigned k = buffers_of(p, own);
     for (unsigned i = 0; i < k; i++)
         for (unsigned j = 0; j < n; j++)
             if (own[i] == mems[j])
                 return 1;
     return 0;
+}
+
+/* Whether no segment walk of p cut anything (all tables from the pool). */
+static int all_taken_whole(clipt_plan p)
+{
+    for (unsigned i = 0; i < p->num_stages; i++)
+        if (p->stages[i].family == &clipt_family_shift100_segments &&
+            p->stages[i].f.segments.host)
+            return 0;
+    return has_walk(p);
+}
+
+/* A plan of a shape made before takes the tables that plan wrote, with
+ * its segments, and cuts nothing; the result and the plan are those of a
+ * plan that cut its own.  Another shape, another element size's budget or
+ * the walk's order never take them. */
+static void test_tables_taken_whole(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    static char a[1 << 14], b[1 << 14];
+    clipt_context c = walk_context(env);
+    clipt_plan p;
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_true(cut_here(p));
+    run_and_check(env, p, WR, WC, 4, 20);
+    describe(p, a, sizeof a);
+    clipt_plan_release(p);
+    for (int round = 0; round < 3; round++) {
+        const unsigned long before = c->pool.contents_reused;
+        assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+        assert_true(all_taken_whole(p));
+        assert_true(c->pool.contents_reused > before);
+        describe(p, b, sizeof b);
+        assert_string_equal(a, b);
+        run_and_check(env, p, WR, WC, 4, 21 + (uint64_t)round);
+        clipt_plan_release(p);
+    }
+    /* other shapes: their own segments, right */
+    assert_status(clipt_plan_create(c, WC, WR, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_true(cut_here(p));
+    run_and_check(env, p, WC, WR, 4, 24);
+    clipt_plan_release(p);
+    assert_status(clipt_plan_create(c, WR, WC, 2, NULL, &p), CLIPT_SUCCESS);
+    if (has_walk(p))
+        assert_true(cut_here(p));
+    run_and_check(env, p, WR, WC, 2, 25);
+    clipt_plan_release(p);
+    /* the walk's segment order is another table */
+    setenv("CLIPT_CYCLE_WALK", "1", 1);
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    unsetenv("CLIPT_CYCLE_WALK");
+    assert_true(cut_here(p));
+    run_and_check(env, p, WR, WC, 4, 26);
+    clipt_plan_release(p);
+    /* clearing drops them: the next plan cuts again */
+    clipt_context_plan_cache_clear(c);
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_true(cut_here(p));
+    run_and_check(env, p, WR, WC, 4, 27);
+    clipt_plan_release(p);
+    clipt_context_release(c);
+}
+
+/* A table whose plan's last run failed (it waited for an event that failed)
+ * is given back as plain memory: the next plan cuts and writes again. */
+static void test_failed_run_loses_the_tables(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_context c = walk_context(env);
+    clipt_plan p;
+    cl_mem buf;
+    cl_int err;
+    cl_event gate = clCreateUserEvent(env->cl.context, &err);
+    unsigned char *host;
+    assert_status(err, CL_SUCCESS);
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    host = fill(env, p, 30, &buf);
+    assert_status(clipt_enqueue(p, env->cl.queue, buf, 0, 1, &gate, NULL), CLIPT_SUCCESS);
+    clFlush(env->cl.queue);
+    clipt_plan_release(p);
+    /* the run fails: its events end in an error */
+    assert_status(clSetUserEventStatus(gate, -1), CL_SUCCESS);
+    clFinish(env->cl.queue);
+    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_int_equal(c->pool.contents_reused, 0);
+    assert_true(cut_here(p));
+    run_and_check(env, p, WR, WC, 4, 31);
+    clipt_plan_release(p);
+    clReleaseEvent(gate);
+    clReleaseMemObject(buf);
+    free(host);
+    clipt_context_release(c);
 }
 
 /* A plan released while its run waits for an event: its buffers stay out
@@ -207,7 +315,7 @@ static void test_release_while_pending(void **state)
     test_env *env = TEST_ENV(state);
     clipt_context c = walk_context(env);
     const size_t bytes = (size_t)WR * WC * 4;
-    cl_mem old[4 * CLIPT_MAX_PLAN_STAGES + 1];
+    cl_mem old[CLIPT_MAX_PLAN_STAGES + 1];
     unsigned char *host, *want = malloc(bytes);
     clipt_plan p1, p2, p3;
     cl_mem buf;
@@ -222,7 +330,7 @@ static void test_release_while_pending(void **state)
     assert_status(clipt_enqueue(p1, env->cl.queue, buf, 0, 1, &gate, NULL), CLIPT_SUCCESS);
     clFlush(env->cl.queue);
     n = buffers_of(p1, old);
-    assert_true(n >= 4);
+    assert_true(n >= 2);
     clipt_plan_release(p1);
     /* the run waits for the gate: none of its buffers may be taken */
     assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p2), CLIPT_SUCCESS);
@@ -298,6 +406,8 @@ int main(void)
         cmocka_unit_test(test_live_plans_share_nothing),
         cmocka_unit_test(test_release_before_first_run),
         cmocka_unit_test(test_release_while_pending),
+        cmocka_unit_test(test_tables_taken_whole),
+        cmocka_unit_test(test_failed_run_loses_the_tables),
         cmocka_unit_test(test_cap_and_clear),
     };
     test_apply_filter();

@@ -10,7 +10,9 @@
 #                                              release per run, host clock)
 # each --repeat 3 --no-verify; then --mode single with verification on the
 # first VERIFY shapes (default 8) of the pool tree (its plans run on kernels
-# and buffers that earlier plans gave back); then clipt_plan_time --cycle
+# and buffers that earlier plans gave back); clipt_plan_time --repeat 5 on
+# every shape for both trees (creation alone: no plan runs, so nothing of
+# the shape is pooled); then clipt_plan_time --cycle
 # --repeat 5 on the first CYCLE shapes (default 40) for both trees (the
 # cycle split by phase), and once more for the pool tree under
 # tuning/cl_time_shim.c (time inside the OpenCL runtime, by function).
@@ -25,14 +27,18 @@
 #
 # Writes to $OUT summary.txt and pool_run.tar.gz, which holds it with
 # shapes.txt, {base,pool}_{repeated,single}.csv and .log, verify.log,
-# cycle_{base,pool}.csv, cycle_shim.log and the build logs.  The summary
+# cycle_{base,pool}.csv, plan_time_{base,pool}.csv and .log, cycle_shim.log and the build logs.  The summary
 # (also printed): per shape the repeated device ms, the single host ms and
 # single / repeated throughput (= repeated ms / single ms) of both trees;
 # per tree the median, p10, min and the count of shapes below 50 %; the
 # cycle's phases (medians) per tree.  Each step runs under its own time
 # limit, so one that fails or hangs never stops the others.  About 4 min
 # with the builds for COUNT=100 (estimate from gpu_oneshot.sh's runs).
-# Usage: [COUNT=N] [VERIFY=N] [CYCLE=N] [BASE_SRC=dir] [SHAPES=file]
+# "pool" names this tree throughout (it was the pool branch when the script
+# was written).  Since the segment tables are pooled by contents, the
+# single runs' first run of a shape is the one whose plan cuts and writes
+# its tables; the summary gives it apart (repeated / first).
+# Usage: [COUNT=N] [SEED=S] [VERIFY=N] [CYCLE=N] [BASE_SRC=dir] [SHAPES=file]
 # tuning/gpu_pool.sh (SHAPES: that shape list instead, e.g. small shapes
 # for a try on PoCL with CLIPT_PLATFORM=Portable).
 set -uo pipefail
@@ -46,7 +52,7 @@ trap finish EXIT
 count=${COUNT:-100}
 verify=${VERIFY:-8}
 ncycle=${CYCLE:-40}
-seed=20261127
+seed=${SEED:-20261127}
 here=$PWD
 jobs=$(nproc 2>/dev/null || echo 4)
 status=0
@@ -91,8 +97,17 @@ bench pool-base single "$out/shapes.txt" base_single --repeat 3 --no-verify
 bench pool single "$out/shapes.txt" pool_single --repeat 3 --no-verify
 grep -v "^#" "$out/shapes.txt" | head -n "$verify" > "$out/verify_shapes.txt"
 bench pool single "$out/verify_shapes.txt" verify --repeat 2
-cycle_shapes=$(awk '!/^#/ && NF >= 2 {printf "%sx%s ", $1, $2}' "$out/shapes.txt" |
-    cut -d' ' -f1-"$ncycle")
+all_shapes=$(awk '!/^#/ && NF >= 2 {printf "%sx%s ", $1, $2}' "$out/shapes.txt")
+cycle_shapes=$(echo "$all_shapes" | cut -d' ' -f1-"$ncycle")
+for tree in base pool; do # creation alone, nothing pooled for the shape (no plan runs)
+    dir=$here/build-pool; [ $tree = base ] && dir=$here/build-pool-base
+    echo "== $tree: clipt_plan_time --repeat 5 (every shape)"
+    # shellcheck disable=SC2086 # one argument per shape
+    timeout 120 "$dir/tuning/clipt_plan_time" --repeat 5 $all_shapes \
+        > "$out/plan_time_$tree.csv" 2> "$out/plan_time_$tree.log" || {
+        echo "plan_time $tree: exit status $?"; status=1; }
+    cat "$out/plan_time_$tree.log"
+done
 for tree in base pool; do
     dir=$here/build-pool; [ $tree = base ] && dir=$here/build-pool-base
     echo "== $tree: clipt_plan_time --cycle --repeat 5 (first $ncycle shapes)"
@@ -109,14 +124,17 @@ LD_PRELOAD=$here/build-pool/tuning/libclipt_cl_time_shim.so timeout 60 \
 python3 - "$out" <<'PY' | tee "$out/summary.txt"
 import csv, os, statistics, sys
 out = sys.argv[1]
-def load(name):
+def load(name, column="time_ms"):
     path = os.path.join(out, name + ".csv")
     if not os.path.exists(path):
         return {}
     with open(path) as f:
-        return {(r["rows"], r["cols"]): float(r["time_ms"]) for r in csv.DictReader(f)
-                if r.get("time_ms")}
+        return {(r["rows"], r["cols"]): float(r[column]) for r in csv.DictReader(f)
+                if r.get(column)}
 t = {n: load(n) for n in ("base_repeated", "base_single", "pool_repeated", "pool_single")}
+# the single runs' first run of each shape: its plan finds nothing of the
+# shape in the pool (this tree's CSV only; the base's leaves first_ms empty)
+t["pool_first"] = load("pool_single", "first_ms")
 keys = [k for k in t["pool_single"] if k in t["pool_repeated"]]
 print("rows x cols: base repeated ms, single ms, single/repeated | "
       "pool repeated ms, single ms, single/repeated")
@@ -132,27 +150,48 @@ for k in keys:
             cells.append("-")
     print(f"{k[0]} x {k[1]}: " + " | ".join(cells))
 print()
-for tree in ("base", "pool"):
-    v = sorted(ratio[tree])
+def spread(what, pairs):
+    """Median, p10, min and counts below 50 / 75 % of (ratio, shape) pairs."""
+    v = sorted(pairs)
     if not v:
-        print(f"{tree}: no data"); continue
+        print(f"{what}: no data"); return
     r = [x for x, _ in v]
-    low = v[0]
-    print(f"{tree}: single/repeated throughput over {len(r)} shapes: median "
-          f"{100 * statistics.median(r):.1f} %, p10 {100 * r[int(0.1 * (len(r) - 1))]:.1f} %, "
-          f"min {100 * low[0]:.1f} % ({low[1][0]} x {low[1][1]}), below 50 %: "
-          f"{sum(x < 0.5 for x in r)}, below 75 %: {sum(x < 0.75 for x in r)}")
+    print(f"{what} over {len(r)} shapes: median {100 * statistics.median(r):.1f} %, p10 "
+          f"{100 * r[int(0.1 * (len(r) - 1))]:.1f} %, min {100 * r[0]:.1f} % "
+          f"({v[0][1][0]} x {v[0][1][1]}), below 50 %: {sum(x < 0.5 for x in r)}, "
+          f"below 75 %: {sum(x < 0.75 for x in r)}")
+for tree in ("base", "pool"):
+    spread(f"{tree}: single/repeated throughput", ratio[tree])
+spread("pool, first run of each shape (nothing pooled for it): repeated/first",
+       [(t["pool_repeated"][k] / f, k) for k, f in t["pool_first"].items()
+        if k in t["pool_repeated"] and f > 0])
+for tree in ("base", "pool"):
+    path = os.path.join(out, f"plan_time_{tree}.csv")
+    rows = list(csv.DictReader(open(path))) if os.path.exists(path) else []
+    if rows:
+        ms = sorted(float(r["median_ms"]) for r in rows)
+        big = sorted(rows, key=lambda r: int(r["rows"]) * int(r["cols"]))
+        half = len(big) // 2
+        small_half = statistics.median(float(r["median_ms"]) for r in big[:half])
+        large_half = statistics.median(float(r["median_ms"]) for r in big[half:])
+        print(f"{tree} clipt_plan_create over {len(ms)} shapes (ms): median "
+              f"{statistics.median(ms):.3f}, p90 {ms[int(0.9 * (len(ms) - 1))]:.3f}, max "
+              f"{ms[-1]:.3f}; median of the smaller half (rows x cols) {small_half:.3f}, "
+              f"of the larger half {large_half:.3f}")
+def phases(rows, prefix):
+    """Medians of one cycle's phases over the shapes, and its overhead."""
+    over = sorted(float(r[prefix + "total_ms"]) - float(r[prefix + "device_ms"]) for r in rows)
+    return (", ".join(f"{k} {statistics.median(float(r[prefix + k + '_ms']) for r in rows):.3f}"
+                      for k in ("create", "enqueue", "wait", "release", "total", "device")) +
+            f"; overhead (total - device) median {statistics.median(over):.3f}, "
+            f"max {over[-1]:.3f}")
 for tree in ("base", "pool"):
     path = os.path.join(out, f"cycle_{tree}.csv")
     rows = list(csv.DictReader(open(path))) if os.path.exists(path) else []
     if rows:
-        over = sorted(float(r["total_ms"]) - float(r["device_ms"]) for r in rows)
-        print(f"{tree} cycle, medians over {len(rows)} shapes (ms): " +
-              ", ".join(f"{k[:-3]} {statistics.median(float(r[k]) for r in rows):.3f}"
-                        for k in ("create_ms", "enqueue_ms", "wait_ms", "release_ms",
-                                  "total_ms", "device_ms")) +
-              f"; overhead (total - device) median {statistics.median(over):.3f}, "
-              f"max {over[-1]:.3f}")
+        print(f"{tree} cycle, medians over {len(rows)} shapes (ms): " + phases(rows, ""))
+        if rows[0].get("first_total_ms"): # the shape's first cycle: nothing pooled
+            print(f"{tree} first cycle of a shape, medians (ms): " + phases(rows, "first_"))
 PY
 grep -E "^(mode|median)|wrong" "$out/verify.log" | tee -a "$out/summary.txt"
 exit $status

@@ -20,7 +20,11 @@
  * time of the same run (clipt_plan_profile); one buffer per shape,
  * contents left as they come (timing only).  CSV columns:
  * rows,cols,elem,create_ms,enqueue_ms,wait_ms,release_ms,total_ms,device_ms,
- * segments,flag_stages (medians over --repeat runs of each phase). */
+ * segments,flag_stages (medians over --repeat runs of each phase), then
+ * first_create_ms ... first_device_ms: the same phases of the shape's
+ * first cycle, before the timed ones (programs built, nothing of the
+ * shape pooled yet: its plan cuts and writes the segment tables, which
+ * the timed cycles' plans take from the pool). */
 #include "cl_select.h"
 #include "random.h"
 #include "timing.h"
@@ -96,7 +100,10 @@ static int time_cycle(clipt_context cx, size_t rows, size_t cols, size_t elem, i
     clipt_plan_release(p);
     if (err != CL_SUCCESS)
         return 0;
-    int ok = cycle_once(cx, rows, cols, elem, buf, one); /* first run: programs, warm-up */
+    /* the first cycle: the programs are built (by the plan above), but
+     * nothing of the shape is in the pool yet (that plan never ran) */
+    double first[PHASES];
+    int ok = cycle_once(cx, rows, cols, elem, buf, first);
     for (int i = 0; ok && i < repeat; i++) {
         ok = cycle_once(cx, rows, cols, elem, buf, one);
         for (int k = 0; k < PHASES; k++)
@@ -110,7 +117,10 @@ static int time_cycle(clipt_context cx, size_t rows, size_t cols, size_t elem, i
     printf("%zu,%zu,%zu", rows, cols, elem);
     for (int k = 0; k < PHASES; k++)
         printf(",%.4f", util_median(t[k], (size_t)repeat) * 1e3);
-    printf(",%lu,%u\n", segments, flag_stages);
+    printf(",%lu,%u", segments, flag_stages);
+    for (int k = 0; k < PHASES; k++)
+        printf(",%.4f", first[k] * 1e3);
+    printf("\n");
     if (shapes < MAX_SHAPES)
         shape_median[shapes++] = util_median(t[TOTAL], (size_t)repeat);
     fflush(stdout);
@@ -168,7 +178,8 @@ int main(int argc, char **argv)
     int cycle = argc > 1 && strcmp(argv[1], "--cycle") == 0;
     int (*measure)(clipt_context, size_t, size_t, size_t, int) = cycle ? time_cycle : time_shape;
     printf(cycle ? "rows,cols,elem,create_ms,enqueue_ms,wait_ms,release_ms,total_ms,device_ms,"
-                   "segments,flag_stages\n"
+                   "segments,flag_stages,first_create_ms,first_enqueue_ms,first_wait_ms,"
+                   "first_release_ms,first_total_ms,first_device_ms\n"
                  : "rows,cols,elem,median_ms,min_ms,max_ms,segments,flag_stages\n");
     for (int i = 1 + cycle; i < argc; i++) {
         size_t rows, cols;

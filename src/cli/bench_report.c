@@ -63,7 +63,7 @@ static void print_shape(const bench *b, const shape_result *r)
                f->pcols);
     printf("  %.3f ms", 1e3 * r->time_s);
     if (b->a->mode == MODE_SINGLE)
-        printf(" (device %.3f ms)", 1e3 * r->device_s);
+        printf(" (device %.3f ms; first run %.3f ms)", 1e3 * r->device_s, 1e3 * r->first_s);
     if (b->a->mode == MODE_ONESHOT)
         printf(" (first %.3f ms; repeated %.3f ms device, %.3f ms host; oneshot/repeated "
                "%.2f)", 1e3 * r->first_s, 1e3 * r->device_s, 1e3 * r->plan_host_s,
@@ -104,6 +104,8 @@ static void write_csv_row(const bench *b, const shape_result *r)
     if (b->a->mode == MODE_ONESHOT)
         fprintf(c, "%.6f,%.6f,%.6f,", 1e3 * r->first_s, oneshot_ratio(r),
                 1e3 * r->plan_host_s);
+    else if (b->a->mode == MODE_SINGLE)
+        fprintf(c, "%.6f,,,", 1e3 * r->first_s);
     else
         fprintf(c, ",,,");
     /* DIMS and AXES apart, AXES ';'-joined: no commas inside a field, so
@@ -136,6 +138,8 @@ void bench_record(bench *b, const shape_result *r)
         s->first[s->measured - 1] = r->first_s / r->device_s;
         s->vs_host[s->measured - 1] = r->plan_host_s > 0 ? r->time_s / r->plan_host_s : 0;
     }
+    if (b->a->mode == MODE_SINGLE && r->device_s > 0)
+        s->first[s->measured - 1] = r->first_s / r->device_s;
     b->verified += r->check != NOT_CHECKED;
     b->correct += r->check == CORRECT;
     b->wrong_best += r->best_check == WRONG;
@@ -187,6 +191,10 @@ void bench_print_summary(bench *b)
            util_percentile(s->ratio, n, 0.1), util_percentile(s->ratio, n, 0.9));
     if (b->a->mode == MODE_ONESHOT)
         print_oneshot_summary(s, n);
+    if (b->a->mode == MODE_SINGLE)
+        printf("first run of a shape (host) / its device time: median %.2f  p90 %.2f  "
+               "max %.2f\n", util_percentile(s->first, n, 0.5),
+               util_percentile(s->first, n, 0.9), util_percentile(s->first, n, 1.0));
     if (s->brute)
         printf("auto/best median %.1f %%  p10 %.1f %%  p90 %.1f %%  (%zu shapes)\n",
                util_percentile(s->auto_best, s->brute, 0.5),

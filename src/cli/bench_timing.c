@@ -112,6 +112,8 @@ static void summarise_runs(bench *b, size_t runs, shape_result *r)
     r->device_s = util_median(v, runs);
     if (b->a->mode == MODE_REPEATED)
         r->time_s = r->device_s;
+    if (b->a->mode == MODE_SINGLE) /* the shape's first plan: nothing pooled for it */
+        r->first_s = b->runs[0].host_s;
 }
 
 int bench_time_runs(bench *b, const shape *sh, const shape_bufs *bf, clipt_plan plan,

@@ -161,7 +161,7 @@ elseif(GROUP STREQUAL "bench")
          bench --random skinny --count 4 --max-dim 5000 --repeat 1)
   expect(0 "auto/best [0-9.]+ % .*${summary} 2/2\n${ratio_line}\nauto/best median ${num} %"
          bench --random general --brute-force --count 2 --max-dim 200 --repeat 1)
-  expect(0 "\\(device [0-9.]+ ms\\).*mode single: .*${summary} 2/2"
+  expect(0 "\\(device [0-9.]+ ms; first run [0-9.]+ ms\\).*mode single: .*${summary} 2/2.*first run of a shape \\(host\\) / its device time: median [0-9.]+"
          bench --random general --mode single --count 2 --max-dim 300 --repeat 2)
   # clipt_transpose through its cache, beside the repeated device time
   expect(0 "\\(first [0-9.]+ ms; repeated [0-9.]+ ms device, [0-9.]+ ms host; oneshot/repeated [0-9.]+\\).*mode oneshot: .*${summary} 2/2.*oneshot/repeated median [0-9.]+.*oneshot/kept plan.s host time median [0-9.]+.*first call on the device [0-9.]+ ms"
