@@ -268,3 +268,67 @@ SEGMENTS_LOOPS_KERNEL(walk_segments_loops, )
 }
 #undef WALK_RUNS
 #undef SEGMENTS_LOOPS_KERNEL
+
+/* ---- cutting the cycles into segments, on the device ---------------------
+ *
+ * The host lists one leader per cycle (by number theory) and nothing per
+ * segment: the records it writes (`cycle`) hold four ulongs per cycle in
+ * segment order: leader, length, its first segment, its first saved-head
+ * slot.  Segment k of a
+ * cycle starts at leader * leap^k mod n_mod, leap = a^seg_len mod (a*b - 1)
+ * (src/cycles.h); one work-item per segment finds its cycle by bisection
+ * and writes its start, length and slot, as src/cycles.c's
+ * clipt_cycle_list_cut does on the host (the tests compare the two). */
+
+/* x * y mod n for x, y < n < 2^63: one product below 2^32, else doubling
+ * (no 128-bit products in OpenCL C; stages of 2^32 positions and more). */
+static inline ulong cut_mulmod(ulong x, ulong y, ulong n)
+{
+    if (n <= 0xffffffffUL)
+        return x * y % n;
+    ulong r = 0;
+    for (; y; y >>= 1) {
+        if (y & 1) {
+            r += x;
+            r = r >= n ? r - n : r;
+        }
+        x += x;
+        x = x >= n ? x - n : x;
+    }
+    return r;
+}
+
+__kernel void cut_segments(__global ulong *seg_table, __global const ulong *cycle,
+                           ulong segments, ulong cycles, ulong n_mod, ulong leap,
+                           uint seg_len)
+{
+    __global ulong *start = seg_table;
+    __global uint *length = (__global uint *)(seg_table + segments);
+    __global uint *slot = length + segments;
+    for (ulong g = clipt_global_id(); g < segments; g += get_global_size(0)) {
+        ulong lo = 0, hi = cycles - 1; /* the last cycle whose first segment <= g */
+        while (lo < hi) {
+            const ulong mid = (lo + hi + 1) / 2;
+            if (cycle[4 * mid + 2] <= g)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        const ulong k = g - cycle[4 * lo + 2], len = cycle[4 * lo + 1];
+        ulong p = cycle[4 * lo], base = leap;
+        for (ulong e = k; e; e >>= 1) { /* p = leader * leap^k */
+            if (e & 1)
+                p = cut_mulmod(p, base, n_mod);
+            base = cut_mulmod(base, base, n_mod);
+        }
+        start[g] = p;
+        if (len <= seg_len) {
+            length[g] = (uint)len | CLIPT_SEGMENT_WHOLE_CYCLE;
+            slot[g] = 0;
+        } else {
+            const ulong left = len - k * seg_len;
+            length[g] = (uint)(left < seg_len ? left : seg_len);
+            slot[g] = (uint)(cycle[4 * lo + 3] + k);
+        }
+    }
+}

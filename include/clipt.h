@@ -58,10 +58,12 @@
  *     again only once that run (and its tables' upload) has completed or
  *     failed, whichever queue it ran on.  A cycle-segment table comes back
  *     with its contents: a later plan with a stage of the same shape takes
- *     it as it is (once the run and the upload have completed; a failed
- *     one loses them) and neither cuts the cycles on the host nor writes
- *     the table, so a pipeline that meets a shape again creates its plan
- *     at a fraction of the first one's cost.  Free buffers hold together at
+ *     it as it is (once the run that made it has completed; a failed one
+ *     loses it) and neither lists the cycles on the host nor cuts them on
+ *     the device (a new table is cut by a kernel at the plan's first run,
+ *     from one record per cycle), so a pipeline that meets a shape again
+ *     creates and first runs its plan at a fraction of the first one's
+ *     cost.  Free buffers hold together at
  *     most clipt_context_set_pool_limit's bytes (default a 64th of the
  *     device's global memory; oldest released first), free kernels at most
  *     128; both go with the context (clipt_context_release, after its last
@@ -681,7 +683,11 @@ CLIPT_API clipt_status clipt_enqueue(clipt_plan p, cl_command_queue q,
 /** Device time of the plan's most recent enqueue, from OpenCL event
  *  profiling: the queue must have CL_QUEUE_PROFILING_ENABLE and that enqueue
  *  must have completed.  *total_seconds (if not NULL) runs from the start of
- *  the first command to the end of the last.  stage_seconds (if not NULL)
+ *  the first command to the end of the last, plus, when that enqueue was
+ *  the plan's first, the time its cycle-segment tables took to be cut on
+ *  the device (work that clipt_plan_create leaves to the first run, so
+ *  that creation costs the host nothing in proportion to the matrix;
+ *  none when the context's pool had them: see "Caching").  stage_seconds (if not NULL)
  *  receives up to max_stages per-stage times, each from the stage's first
  *  command (flag reset included) to its kernel's end; *num_stages (if not
  *  NULL) the number of stages.  When that enqueue ran the plan's twin

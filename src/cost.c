@@ -68,7 +68,8 @@ static uint64_t runs_crossings(size_t q, size_t step, size_t start, size_t len, 
  * elements, W apart, and a warp of `warp` consecutive work-items (spanning
  * super-elements) reads, per step, one run of adjacent elements per
  * super-element it covers.  Averaged over the warps' phases (sampled). */
-static double walk_sector_eff(uint64_t s, size_t elem, size_t q, size_t warp, size_t sector)
+static double count_walk_sector_eff(uint64_t s, size_t elem, size_t q, size_t warp,
+                                    size_t sector)
 {
     const size_t W = (size_t)(s / q);
     const size_t g = clipt_gcd(sector, (size_t)(s * elem % sector));
@@ -87,6 +88,30 @@ static double walk_sector_eff(uint64_t s, size_t elem, size_t q, size_t warp, si
             t += run;
         }
     return touched > 0 ? used / ((double)sector * touched) : 1.0;
+}
+
+/* walk_sector_eff's answers kept per thread: the plan choice asks again
+ * and again for the few super-element sizes its candidates share, and a
+ * pipeline for the same shapes, which the sampling makes cost a few
+ * microseconds each (a plan's creation is a few tens). */
+#define SECTOR_MEMO 64
+typedef struct sector_memo {
+    int known;
+    uint64_t s;
+    size_t elem, q, warp, sector;
+    double eff;
+} sector_memo;
+
+static double walk_sector_eff(uint64_t s, size_t elem, size_t q, size_t warp, size_t sector)
+{
+    static _Thread_local sector_memo memo[SECTOR_MEMO];
+    sector_memo *m = &memo[(s * 31 + elem * 7 + q) % SECTOR_MEMO];
+    if (!m->known || m->s != s || m->elem != elem || m->q != q || m->warp != warp || m->sector != sector) {
+        const sector_memo fresh = {1, s, elem, q, warp, sector,
+                                   count_walk_sector_eff(s, elem, q, warp, sector)};
+        *m = fresh;
+    }
+    return m->eff;
 }
 
 /* Flags the padding kernels' chunks wait for, all chunks together: chunk d

@@ -6,13 +6,26 @@
 
 /* Bits of the key sorted on per radix pass. */
 #define RADIX_BITS 11
+/* Keys sorted by insertion instead (a shape's cycles of one length are
+ * often a handful, and each radix pass clears 2^RADIX_BITS counts). */
+#define SMALL_SORT 48
 
 /* Sorts key[0..n-1] (all below limit) ascending with tmp as room (LSD radix
- * sort: linear, where a comparison sort of 2^16 keys costs milliseconds).
- * The sorted keys end in key. */
+ * sort: linear, where a comparison sort of 2^16 keys costs milliseconds;
+ * a few keys by insertion).  The sorted keys end in key. */
 static void radix_sort(uint64_t *key, uint64_t *tmp, size_t n, uint64_t limit)
 {
     size_t count[1u << RADIX_BITS];
+    if (n <= SMALL_SORT) { /* insertion: cheaper than clearing the counts */
+        for (size_t i = 1; i < n; i++) {
+            const uint64_t k = key[i];
+            size_t j = i;
+            for (; j > 0 && key[j - 1] > k; j--)
+                key[j] = key[j - 1];
+            key[j] = k;
+        }
+        return;
+    }
     const uint64_t mask = (1u << RADIX_BITS) - 1;
     uint64_t *from = key, *to = tmp;
     for (unsigned shift = 0; shift < 64 && (limit >> shift) > 0; shift += RADIX_BITS) {
@@ -157,9 +170,8 @@ clipt_status clipt_cycle_list_cut(const clipt_cycle_list *l, uint32_t seg_len,
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     if (!clipt_segments_alloc(out, (size_t)segments))
         return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
-    /* c moves a position seg_len steps along its cycle (no cycle moves
-     * when N is 0); N < 2^63 (clipt_cycle_list_find) */
-    const uint64_t c = l->N ? clipt_powmod(l->a, seg_len, l->N) : 0;
+    /* N < 2^63 (clipt_cycle_list_find) */
+    const uint64_t c = clipt_cycle_step(l, seg_len);
     const uint64_t c_shoup = l->N ? clipt_shoup_prepare(c, l->N) : 0;
     for (size_t i = 0; i < l->count; i++) {
         const uint64_t len = l->length[i];
@@ -178,6 +190,37 @@ clipt_status clipt_cycle_list_cut(const clipt_cycle_list *l, uint32_t seg_len,
         }
     }
     out->count = g;
+    return CLIPT_SUCCESS;
+}
+
+uint64_t clipt_cycle_step(const clipt_cycle_list *l, uint32_t seg_len)
+{
+    return l->N ? clipt_powmod(l->a, seg_len, l->N) : 0;
+}
+
+clipt_status clipt_cycle_list_records(const clipt_cycle_list *l, uint32_t seg_len,
+                                      cl_ulong **out, size_t *segments, size_t *saved)
+{
+    cl_ulong *r = malloc((l->count + 1) * CLIPT_CYCLE_RECORD_BYTES);
+    size_t g = 0, slot = 0;
+    *out = NULL;
+    if (!r || seg_len < 1) {
+        free(r);
+        return seg_len < 1 ? CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS : CLIPT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    for (size_t i = 0; i < l->count; i++) {
+        const uint64_t len = l->length[i], pieces = (len + seg_len - 1) / seg_len;
+        cl_ulong *rec = r + i * CLIPT_CYCLE_RECORD_WORDS;
+        rec[0] = l->leader[i];
+        rec[1] = len;
+        rec[2] = g;
+        rec[3] = pieces > 1 ? slot : 0;
+        g += pieces;
+        slot += pieces > 1 ? pieces : 0;
+    }
+    *out = r;
+    *segments = g;
+    *saved = slot;
     return CLIPT_SUCCESS;
 }
 

@@ -52,6 +52,25 @@ void clipt_cycle_list_count(const clipt_cycle_list *l, uint32_t seg_len, uint64_
  * at `start`, as the device's table holds them (start[count], then
  * length[count], then slot[count]: shift100_segments.cl), so that one
  * write moves them; `start` owns the block. */
+/* One cycle as the device cuts it (cl/shift100_segments.cl's cut_segments):
+ * four cl_ulongs per cycle, in segment order. */
+#define CLIPT_CYCLE_RECORD_WORDS 4
+#define CLIPT_CYCLE_RECORD_BYTES (CLIPT_CYCLE_RECORD_WORDS * sizeof(cl_ulong))
+
+/* The records of l's cycles cut into seg_len positions: leader, length,
+ * its first segment and its first saved-head slot (0 for a cycle of one
+ * segment), into *out (malloc'ed, l->count records; the caller frees it),
+ * with the totals that clipt_cycle_list_count gives.  What
+ * clipt_cycle_list_cut makes from the same list, the device makes from
+ * these, one segment per work-item, with clipt_cycle_step's factor.
+ * CLIPT_ERROR_OUT_OF_HOST_MEMORY. */
+clipt_status clipt_cycle_list_records(const clipt_cycle_list *l, uint32_t seg_len,
+                                      cl_ulong **out, size_t *segments, size_t *saved);
+
+/* The factor that moves a position seg_len steps along its cycle:
+ * a^seg_len mod (a*b - 1) (0 when no cycle moves). */
+uint64_t clipt_cycle_step(const clipt_cycle_list *l, uint32_t seg_len);
+
 typedef struct clipt_segments {
     cl_ulong *start;   /* first position of each segment                  */
     cl_uint *length;   /* positions in the segment, | WHOLE_CYCLE         */

@@ -56,6 +56,10 @@ struct clipt_plan_s {
     cl_event last;                /* completion of the previous enqueue    */
     cl_event stage_first[CLIPT_MAX_PLAN_STAGES]; /* last enqueue, for profiling */
     cl_event stage_done[CLIPT_MAX_PLAN_STAGES];
+    cl_event stage_prep[CLIPT_MAX_PLAN_STAGES]; /* the tables made by the
+                                     last enqueue (the first run's): their
+                                     time counts in clipt_plan_profile's
+                                     total; NULL: none                     */
 };
 
 static inline void clipt_plan_retain(struct clipt_plan_s *p)

@@ -247,8 +247,22 @@ static clipt_pool_buffer remove_buffer(clipt_pool *pool, unsigned i)
     return found;
 }
 
-/* The index of the smallest settled free buffer that serves the request,
- * or -1. */
+/* Whether free buffer b serves a plain request better than `best` (-1:
+ * none yet): one holding nothing named first (named contents are kept for
+ * a plan that asks for them), then the smaller. */
+static int better(const clipt_pool *pool, const clipt_pool_buffer *b, int best)
+{
+    const clipt_pool_buffer *o;
+    if (best < 0)
+        return 1;
+    o = &pool->buffers[best];
+    if ((b->content.key[0] == 0) != (o->content.key[0] == 0))
+        return b->content.key[0] == 0;
+    return b->bytes < o->bytes;
+}
+
+/* The index of the settled free buffer that serves the request best, or
+ * -1. */
 static int find_buffer(const clipt_pool *pool, size_t bytes, cl_mem_flags access)
 {
     const size_t most = bytes > ((size_t)-1 - SLACK_BYTES) / 2 ? (size_t)-1
@@ -257,7 +271,7 @@ static int find_buffer(const clipt_pool *pool, size_t bytes, cl_mem_flags access
     for (unsigned i = 0; i < pool->num_buffers; i++) {
         const clipt_pool_buffer *b = &pool->buffers[i];
         if (b->access == access && b->bytes >= bytes && b->bytes <= most &&
-            (best < 0 || b->bytes < pool->buffers[best].bytes) && events_done(b, 0))
+            better(pool, b, best) && events_done(b, 0))
             best = (int)i;
     }
     return best;

@@ -61,7 +61,7 @@ typedef struct clipt_pool_kernel {
 
 /* What a buffer holds: key[0] == 0 means nothing named. */
 #define CLIPT_POOL_KEY_WORDS 4
-#define CLIPT_POOL_VALUE_WORDS 3
+#define CLIPT_POOL_VALUE_WORDS 4
 typedef struct clipt_pool_content {
     uint64_t key[CLIPT_POOL_KEY_WORDS];
     uint64_t value[CLIPT_POOL_VALUE_WORDS];

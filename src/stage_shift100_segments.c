@@ -24,6 +24,17 @@
     X(saved, GLOBAL, "elem_t*")
 CLIPT_KERNEL_ARGS(shift100_segments, SHIFT100_SEGMENTS_ARGS)
 
+/* The table's cutting on the device (cut_segments). */
+#define CUT_SEGMENTS_ARGS(X)                                                   \
+    X(seg_table, GLOBAL, "ulong*") X(cycle, GLOBAL, "ulong*")                  \
+    X(segments, ULONG, "ulong") X(cycles, ULONG, "ulong")                      \
+    X(n_mod, ULONG, "ulong") X(leap, ULONG, "ulong") \
+    X(seg_len, UINT, "uint")
+CLIPT_KERNEL_ARGS(cut_segments, CUT_SEGMENTS_ARGS)
+
+/* Work-items of a work-group of the cutting (any size serves). */
+#define CUT_LOCAL 64
+
 static const clipt_kernel_decl kernels[] = {
     {"save_segment_heads", shift100_segments_arg_decls,
      CLIPT_COUNT_OF(shift100_segments_arg_decls)},
@@ -33,41 +44,72 @@ static const clipt_kernel_decl kernels[] = {
     {"save_segment_heads_loops", shift100_segments_arg_decls,
      CLIPT_COUNT_OF(shift100_segments_arg_decls)},
     {"walk_segments_loops", shift100_segments_arg_decls,
-     CLIPT_COUNT_OF(shift100_segments_arg_decls)}};
+     CLIPT_COUNT_OF(shift100_segments_arg_decls)},
+    {"cut_segments", cut_segments_arg_decls, CLIPT_COUNT_OF(cut_segments_arg_decls)}};
 
-/* A table of `bytes` from the context's pool (written at the first run). */
-static clipt_status take_table(clipt_context c, size_t bytes, cl_mem *out)
+/* Device bytes of the stage's table and cycle records (none when the host
+ * cut the segments). */
+static size_t table_bytes_all(const clipt_segments_state *g)
 {
-    return clipt_pool_take_buffer(&c->pool, c->cl_ctx, bytes ? bytes : 4, CL_MEM_READ_ONLY,
-                                  out);
+    return g->count * CLIPT_SEGMENT_BYTES + g->cycles * CLIPT_CYCLE_RECORD_BYTES;
 }
 
-/* The table's write, ahead of the plan's first stage: its event tells
- * that it is done.  The table comes from the pool, filled by no one (or
- * already holding these segments: then nothing is written), so it is
- * written rather than made with CL_MEM_COPY_HOST_PTR; and a write at the
- * head of the run blocks nothing (NVIDIA's runtime moved a
- * CL_MEM_COPY_HOST_PTR buffer at its first use, inside that launch, after
- * the work queued before it: docs/performance.md, issue 13).  After a
- * failure the next run writes it again. */
+/* A buffer of `bytes` from the context's pool (made at the first run):
+ * the table is written by the cutting kernel, the records only read. */
+static clipt_status take_table(clipt_context c, size_t bytes, cl_mem_flags access, cl_mem *out)
+{
+    return clipt_pool_take_buffer(&c->pool, c->cl_ctx, bytes ? bytes : 4, access, out);
+}
+
+/* Cuts the cycles into the table on the device, after the records'
+ * write: the event of the cutting into *done. */
+static cl_int cut_on_device(const clipt_stage *st, cl_command_queue q, cl_event written,
+                            cl_event *done)
+{
+    const clipt_segments_state *g = &st->f.segments;
+    const cut_segments_args v = {.seg_table = g->table, .cycle = g->records,
+                                 .segments = g->count,
+                                 .cycles = g->cycles, .n_mod = g->n_mod, .leap = g->step,
+                                 .seg_len = g->len};
+    const size_t local = g->cut_local;
+    const size_t groups = (g->count + local - 1) / local;
+    const size_t global = (groups < 65536 ? groups : 65536) * local;
+    cl_int err = cut_segments_set(g->cut, &v);
+    return err != CL_SUCCESS ? err
+                             : clEnqueueNDRangeKernel(q, g->cut, 1, NULL, &global, &local, 1,
+                                                      &written, done);
+}
+
+/* The table, ahead of the plan's first stage: the host's part written
+ * (the cycle records, cut into segments on the device then; or, for the
+ * walk, the whole table), st->uploaded the event after which it is whole.
+ * The table comes from the pool, filled by no one (or already holding
+ * these segments: then nothing is done), so it is written rather than
+ * made with CL_MEM_COPY_HOST_PTR; and a write at the head of the run
+ * blocks nothing (NVIDIA's runtime moved a CL_MEM_COPY_HOST_PTR buffer at
+ * its first use, inside that launch, after the work queued before it:
+ * docs/performance.md, issue 13).  After a failure the next run does it
+ * again. */
 static clipt_status upload(clipt_stage *st, cl_command_queue q)
 {
     clipt_segments_state *g = &st->f.segments;
-    const clipt_segments *h = g->host;
-    cl_event e = NULL;
+    cl_event e = NULL, cut = NULL;
     cl_int err;
-    if (!h || h->count == 0)
+    if (!g->host || g->count == 0)
         return CL_SUCCESS;
-    err = clEnqueueWriteBuffer(q, g->table, CL_FALSE, 0, h->count * CLIPT_SEGMENT_BYTES,
-                               h->start, g->writing ? 1 : 0,
-                               g->writing ? &g->writing : NULL, &e);
+    err = clEnqueueWriteBuffer(q, g->cut ? g->records : g->table, CL_FALSE, 0, g->host_bytes,
+                               g->host, g->writing ? 1 : 0, g->writing ? &g->writing : NULL,
+                               &e);
     if (err != CL_SUCCESS)
         return err;
     if (g->writing)
         clReleaseEvent(g->writing);
     g->writing = e;
-    clRetainEvent(e);
-    st->uploaded = e;
+    if (g->cut && (err = cut_on_device(st, q, e, &cut)) != CL_SUCCESS)
+        return err;
+    if (!cut)
+        clRetainEvent(e);
+    st->uploaded = cut ? cut : e;
     return CL_SUCCESS;
 }
 
@@ -75,11 +117,10 @@ static void CL_CALLBACK free_host(cl_event e, cl_int state, void *host)
 {
     (void)e;
     (void)state;
-    clipt_segments_free(host);
     free(host);
 }
 
-/* Frees the host copy of the tables once no write reads it: now, or when
+/* Frees the host's part of the table once no write reads it: now, or when
  * the last write settles (a callback; waited for if none can be set). */
 static void drop_host(clipt_segments_state *g)
 {
@@ -155,35 +196,76 @@ static int use_walk(void)
     return v && strcmp(v, "1") == 0;
 }
 
-/* Cuts the cycles into segments as short as the memory rule allows.  The
- * counts come from the cycle classes, so a segment length that leaves the
- * tables too large (short cycles make them larger than the estimate) is
- * doubled without cutting anything; the cycles are listed once. */
-static clipt_status cut_segments(const clipt_stage_spec *sp, size_t elem,
-                                 clipt_segments *segs, unsigned *seg_len)
+/* Lists the cycles and picks the shortest segment length the memory rule
+ * allows.  The counts come from the cycle classes, so a segment length
+ * that leaves the tables too large (short cycles make them larger than the
+ * estimate) is doubled without cutting anything. */
+static clipt_status choose_cut(const clipt_stage_spec *sp, size_t elem, clipt_cycle_list *list,
+                               unsigned *seg_len)
 {
     const uint64_t budget = table_budget(sp, elem);
-    clipt_cycle_list list;
     uint64_t segments, saved;
     clipt_status status;
-    if (use_walk())
-        return cut_by_walk(sp, elem, segs, seg_len);
     *seg_len = first_seg_len(sp, elem, budget);
-    status = clipt_cycle_list_find(sp->a, sp->b, CLIPT_MAX_CYCLES, &list);
+    status = clipt_cycle_list_find(sp->a, sp->b, CLIPT_MAX_CYCLES, list);
     if (status != CLIPT_SUCCESS)
         return status;
-    /* as the walk decided: too many segments at any length tried is too
-     * many short cycles (the flag-based kernel takes the stage) */
     for (;;) {
-        clipt_cycle_list_count(&list, *seg_len, &segments, &saved);
+        clipt_cycle_list_count(list, *seg_len, &segments, &saved);
         if (segments > budget / 16 || table_bytes(sp, elem, segments, saved) <= budget ||
             *seg_len >= (1u << 16))
             break;
         *seg_len *= 2;
     }
-    status = clipt_cycle_list_cut(&list, *seg_len, (size_t)(budget / 16), segs);
+    /* as the walk decided: too many segments at any length tried is too
+     * many short cycles (the flag-based kernel takes the stage) */
+    if (segments > budget / 16) {
+        clipt_cycle_list_free(list);
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    }
+    return CLIPT_SUCCESS;
+}
+
+/* The host's part of a table cut on the device: the cycle records, after
+ * the segments' room. */
+static clipt_status records_for_device(const clipt_stage_spec *sp, size_t elem,
+                                       clipt_segments_state *g)
+{
+    clipt_cycle_list list;
+    cl_ulong *records = NULL;
+    unsigned seg_len = 0;
+    clipt_status status = choose_cut(sp, elem, &list, &seg_len);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    status = clipt_cycle_list_records(&list, seg_len, &records, &g->count, &g->saved);
+    if (status == CLIPT_SUCCESS) {
+        g->len = seg_len;
+        g->cycles = list.count;
+        g->step = clipt_cycle_step(&list, seg_len);
+        g->n_mod = list.N;
+        g->host = records;
+        g->host_bytes = g->cycles * CLIPT_CYCLE_RECORD_BYTES;
+    }
     clipt_cycle_list_free(&list);
     return status;
+}
+
+/* The whole table cut on the host by the walk (CLIPT_CYCLE_WALK=1). */
+static clipt_status walked_table(const clipt_stage_spec *sp, size_t elem,
+                                 clipt_segments_state *g)
+{
+    clipt_segments segs;
+    unsigned seg_len = 0;
+    clipt_status status = cut_by_walk(sp, elem, &segs, &seg_len);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    g->len = seg_len;
+    g->count = segs.count;
+    g->saved = segs.saved;
+    g->cycles = 0;
+    g->host = segs.start; /* the block (cycles.h) */
+    g->host_bytes = segs.count * CLIPT_SEGMENT_BYTES;
+    return CLIPT_SUCCESS;
 }
 
 /* What the stage's table holds, as the pool names it: the segments depend
@@ -198,33 +280,28 @@ static void table_key(const clipt_stage_spec *sp, size_t elem, uint64_t *key)
 }
 
 /* The stage's segment table: the pool's copy of it when one is free (the
- * segments come with it), else cut now into g->host and a buffer for it
- * (written at the first run). */
+ * segments' counts come with it), else a buffer for it and the host's
+ * part that the first run writes (g->host). */
 static clipt_status make_table(clipt_context c, const clipt_stage_spec *sp, size_t elem,
                                clipt_segments_state *g)
 {
     uint64_t value[CLIPT_POOL_VALUE_WORDS];
-    clipt_segments segs;
-    unsigned seg_len = 0;
     clipt_status status;
     table_key(sp, elem, g->key);
     if (clipt_pool_take_content(&c->pool, g->key, &g->table, value)) {
         g->len = (unsigned)value[0];
         g->count = (size_t)value[1];
         g->saved = (size_t)value[2];
+        g->cycles = (size_t)value[3];
         return CLIPT_SUCCESS;
     }
-    if ((status = cut_segments(sp, elem, &segs, &seg_len)) != CLIPT_SUCCESS)
+    status = use_walk() ? walked_table(sp, elem, g) : records_for_device(sp, elem, g);
+    if (status == CLIPT_SUCCESS && g->cycles)
+        status = take_table(c, g->cycles * CLIPT_CYCLE_RECORD_BYTES, CL_MEM_READ_ONLY,
+                            &g->records);
+    if (status != CLIPT_SUCCESS)
         return status;
-    g->len = seg_len;
-    g->count = segs.count;
-    g->saved = segs.saved;
-    if (!(g->host = malloc(sizeof *g->host))) {
-        clipt_segments_free(&segs);
-        return CLIPT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    *g->host = segs; /* the stage's now (drop_host) */
-    return take_table(c, g->count * CLIPT_SEGMENT_BYTES, &g->table);
+    return take_table(c, g->count * CLIPT_SEGMENT_BYTES, CL_MEM_READ_WRITE, &g->table);
 }
 
 static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
@@ -247,7 +324,14 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
              "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=%u -DSMALL_INDEX=%d",
              clipt_elem_type_name(elem), q, t->walk_unroll,
              clipt_small_index(c, sp->a * sp->b));
-    st->aux_bytes = g->count * CLIPT_SEGMENT_BYTES;
+    st->aux_bytes = table_bytes_all(g);
+    if (g->host && g->cycles) { /* cut on the device at the first run */
+        size_t cut_limit = 0;
+        if ((status = clipt_make_kernel(c, st, "cut_segments", &g->cut, &cut_limit,
+                                        &own_local)))
+            return status;
+        g->cut_local = clipt_min_size(CUT_LOCAL, cut_limit);
+    }
     if ((status = clipt_make_kernel(c, st, pair[1].name, &g->walk, &wg_limit,
                                     &own_local)) ||
         (status = clipt_make_kernel(c, st, pair[0].name, &st->kernel, &wg_limit,
@@ -308,28 +392,31 @@ static int describe(const clipt_stage *st, char *buf, size_t len)
                     g->count, g->len, g->saved, st->aux_bytes);
 }
 
-/* The table goes back to the pool, free once the plan's last run and its
- * write have settled; named by its contents when they are whole by then:
- * written by this plan (the pool checks that the write completed) or
- * taken whole from the pool. */
+/* The table goes back to the pool, free once the plan's last run and the
+ * table's making have settled; named by its contents when they are whole
+ * by then: made by this plan (the pool checks that its making completed)
+ * or taken whole from the pool. */
 static void release(clipt_stage *st)
 {
     clipt_segments_state *g = &st->f.segments;
-    const cl_event after[2] = {st->retire, g->writing};
-    const int whole = g->host ? g->writing != NULL : 1;
+    const cl_event after[2] = {st->retire, st->uploaded ? st->uploaded : g->writing};
+    const int whole = g->host ? st->uploaded != NULL : 1;
     clipt_pool_content content;
     memcpy(content.key, g->key, sizeof content.key);
     content.value[0] = g->len;
     content.value[1] = g->count;
     content.value[2] = g->saved;
+    content.value[3] = g->cycles;
+    clipt_pool_put_kernel(&st->ctx->pool, g->walk);
+    clipt_pool_put_kernel(&st->ctx->pool, g->cut);
+    g->walk = g->cut = NULL;
+    clipt_pool_put_buffer(&st->ctx->pool, g->table, 2, after,
+                          whole && g->table ? &content : NULL);
+    clipt_pool_put_buffer(&st->ctx->pool, g->records, 2, after, NULL);
+    g->table = g->records = NULL;
     if (st->uploaded)
         clReleaseEvent(st->uploaded);
     st->uploaded = NULL;
-    clipt_pool_put_kernel(&st->ctx->pool, g->walk);
-    g->walk = NULL;
-    clipt_pool_put_buffer(&st->ctx->pool, g->table, 2, after,
-                          whole && g->table ? &content : NULL);
-    g->table = NULL;
     drop_host(g);
     if (g->writing)
         clReleaseEvent(g->writing);

@@ -120,15 +120,25 @@ typedef struct clipt_slices_state {     /* stage_shift100_slices.c */
 
 typedef struct clipt_segments_state {   /* stage_shift100_segments.c */
     cl_kernel walk;                     /* the walk, after the saving    */
+    cl_kernel cut;                      /* cuts the table on the device
+                                           at the first run; NULL: none
+                                           to cut                        */
+    size_t cut_local;                   /* its work-group size           */
     cl_mem table;                       /* segment descriptors (pooled)  */
-    struct clipt_segments *host;        /* their host copy, written at
-                                           the plan's first run; NULL
-                                           when the pool had the table   */
-    uint64_t key[CLIPT_POOL_KEY_WORDS];  /* what the table holds (pool.h) */
+    cl_mem records;                     /* the cycle records the cutting
+                                           reads (pooled); NULL: none    */
+    void *host;                         /* what the first run writes: the
+                                           cycle records (or the walk's
+                                           whole table); NULL when the
+                                           pool had the table            */
+    size_t host_bytes;
     cl_event writing;                   /* the last write enqueued       */
-    size_t count, saved;                /* segments, saved heads         */
+    size_t count, saved, cycles;        /* segments, saved heads, cycle
+                                           records                       */
+    uint64_t step, n_mod;               /* the cutting's factor, modulus */
     unsigned len;                       /* positions per segment at most */
     unsigned q;                         /* elements per work-item        */
+    uint64_t key[CLIPT_POOL_KEY_WORDS]; /* what the table holds (pool.h) */
 } clipt_segments_state;
 
 typedef struct clipt_rows_state {       /* stage_pad.c */

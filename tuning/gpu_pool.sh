@@ -8,7 +8,7 @@
 #   clipt bench --mode repeated  base, pool   (device time, plan made once)
 #   clipt bench --mode single    base, pool   (create + enqueue + wait +
 #                                              release per run, host clock)
-# each --repeat 3 --no-verify; then --mode single with verification on the
+# each --repeat REPEAT (default 3) --no-verify; then --mode single with verification on the
 # first VERIFY shapes (default 8) of the pool tree (its plans run on kernels
 # and buffers that earlier plans gave back); clipt_plan_time --repeat 5 on
 # every shape for both trees (creation alone: no plan runs, so nothing of
@@ -38,7 +38,7 @@
 # was written).  Since the segment tables are pooled by contents, the
 # single runs' first run of a shape is the one whose plan cuts and writes
 # its tables; the summary gives it apart (repeated / first).
-# Usage: [COUNT=N] [SEED=S] [VERIFY=N] [CYCLE=N] [BASE_SRC=dir] [SHAPES=file]
+# Usage: [COUNT=N] [SEED=S] [REPEAT=K] [VERIFY=N] [CYCLE=N] [BASE_SRC=dir] [SHAPES=file]
 # tuning/gpu_pool.sh (SHAPES: that shape list instead, e.g. small shapes
 # for a try on PoCL with CLIPT_PLATFORM=Portable).
 set -uo pipefail
@@ -53,6 +53,7 @@ count=${COUNT:-100}
 verify=${VERIFY:-8}
 ncycle=${CYCLE:-40}
 seed=${SEED:-20261127}
+repeat=${REPEAT:-3}
 here=$PWD
 jobs=$(nproc 2>/dev/null || echo 4)
 status=0
@@ -91,10 +92,10 @@ bench() { # tree, mode, shapes file, csv/log name, extra arguments
     grep -E "^(mode|median|ratio)" "$out/$name.log"
 }
 # build-pool-base for the base, build-pool for the pool tree
-bench pool-base repeated "$out/shapes.txt" base_repeated --repeat 3 --no-verify
-bench pool repeated "$out/shapes.txt" pool_repeated --repeat 3 --no-verify
-bench pool-base single "$out/shapes.txt" base_single --repeat 3 --no-verify
-bench pool single "$out/shapes.txt" pool_single --repeat 3 --no-verify
+bench pool-base repeated "$out/shapes.txt" base_repeated --repeat "$repeat" --no-verify
+bench pool repeated "$out/shapes.txt" pool_repeated --repeat "$repeat" --no-verify
+bench pool-base single "$out/shapes.txt" base_single --repeat "$repeat" --no-verify
+bench pool single "$out/shapes.txt" pool_single --repeat "$repeat" --no-verify
 grep -v "^#" "$out/shapes.txt" | head -n "$verify" > "$out/verify_shapes.txt"
 bench pool single "$out/verify_shapes.txt" verify --repeat 2
 all_shapes=$(awk '!/^#/ && NF >= 2 {printf "%sx%s ", $1, $2}' "$out/shapes.txt")

@@ -20,8 +20,10 @@
  * time of the same run (clipt_plan_profile); one buffer per shape,
  * contents left as they come (timing only).  CSV columns:
  * rows,cols,elem,create_ms,enqueue_ms,wait_ms,release_ms,total_ms,device_ms,
+ * stages_ms (the stages' own times summed: device_ms - stages_ms is the
+ * gaps between them and, on a first run, the tables' cutting),
  * segments,flag_stages (medians over --repeat runs of each phase), then
- * first_create_ms ... first_device_ms: the same phases of the shape's
+ * first_create_ms ... first_stages_ms: the same phases of the shape's
  * first cycle, before the timed ones (programs built, nothing of the
  * shape pooled yet: its plan cuts and writes the segment tables, which
  * the timed cycles' plans take from the pool). */
@@ -34,6 +36,7 @@
 #include <string.h>
 
 #define MAX_REPEAT 200
+#define CLIPT_MAX_STAGES_REPORTED 64
 #define MAX_SHAPES 4096
 
 static double shape_median[MAX_SHAPES];
@@ -59,7 +62,7 @@ static unsigned long segments_of(clipt_plan p, unsigned *flag_stages)
     return total;
 }
 
-enum { CREATE, ENQUEUE, WAIT, RELEASE, TOTAL, DEVICE, PHASES };
+enum { CREATE, ENQUEUE, WAIT, RELEASE, TOTAL, DEVICE, STAGES, PHASES };
 
 /* One single-use cycle (create, enqueue, wait, release) on `buf`, each phase
  * timed alone; 0 on any failure. */
@@ -75,7 +78,13 @@ static int cycle_once(clipt_context cx, size_t rows, size_t cols, size_t elem, c
     t2 = util_now_seconds();
     ok = ok && clFinish(env.queue) == CL_SUCCESS;
     t3 = util_now_seconds();
-    ok = ok && clipt_plan_profile(p, &phase[DEVICE], NULL, 0, NULL) == CLIPT_SUCCESS;
+    double stage[CLIPT_MAX_STAGES_REPORTED];
+    unsigned n = 0;
+    ok = ok && clipt_plan_profile(p, &phase[DEVICE], stage, CLIPT_MAX_STAGES_REPORTED, &n) ==
+                   CLIPT_SUCCESS;
+    phase[STAGES] = 0; /* the stages alone: DEVICE - STAGES is the gaps and the tables' cutting */
+    for (unsigned i = 0; ok && i < n && i < CLIPT_MAX_STAGES_REPORTED; i++)
+        phase[STAGES] += stage[i];
     clipt_plan_release(p);
     phase[RELEASE] = util_now_seconds() - t3;
     phase[CREATE] = t1 - t0;
@@ -178,8 +187,9 @@ int main(int argc, char **argv)
     int cycle = argc > 1 && strcmp(argv[1], "--cycle") == 0;
     int (*measure)(clipt_context, size_t, size_t, size_t, int) = cycle ? time_cycle : time_shape;
     printf(cycle ? "rows,cols,elem,create_ms,enqueue_ms,wait_ms,release_ms,total_ms,device_ms,"
-                   "segments,flag_stages,first_create_ms,first_enqueue_ms,first_wait_ms,"
-                   "first_release_ms,first_total_ms,first_device_ms\n"
+                   "stages_ms,segments,flag_stages,first_create_ms,first_enqueue_ms,"
+                   "first_wait_ms,first_release_ms,first_total_ms,first_device_ms,"
+                   "first_stages_ms\n"
                  : "rows,cols,elem,median_ms,min_ms,max_ms,segments,flag_stages\n");
     for (int i = 1 + cycle; i < argc; i++) {
         size_t rows, cols;
