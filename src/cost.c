@@ -90,10 +90,10 @@ static double count_walk_sector_eff(uint64_t s, size_t elem, size_t q, size_t wa
     return touched > 0 ? used / ((double)sector * touched) : 1.0;
 }
 
-/* walk_sector_eff's answers kept per thread: the plan choice asks again
- * and again for the few super-element sizes its candidates share, and a
- * pipeline for the same shapes, which the sampling makes cost a few
- * microseconds each (a plan's creation is a few tens). */
+/* walk_sector_eff's answers, kept per thread: the plan choice asks for the
+ * same few super-element sizes again and again (its candidates share them,
+ * and a pipeline asks for the same shapes), and each answer costs a few
+ * microseconds of sampling, against a creation of a few tens. */
 #define SECTOR_MEMO 64
 typedef struct sector_memo {
     int known;
@@ -106,7 +106,8 @@ static double walk_sector_eff(uint64_t s, size_t elem, size_t q, size_t warp, si
 {
     static _Thread_local sector_memo memo[SECTOR_MEMO];
     sector_memo *m = &memo[(s * 31 + elem * 7 + q) % SECTOR_MEMO];
-    if (!m->known || m->s != s || m->elem != elem || m->q != q || m->warp != warp || m->sector != sector) {
+    if (!m->known || m->s != s || m->elem != elem || m->q != q || m->warp != warp ||
+        m->sector != sector) {
         const sector_memo fresh = {1, s, elem, q, warp, sector,
                                    count_walk_sector_eff(s, elem, q, warp, sector)};
         *m = fresh;

@@ -236,8 +236,8 @@ static int events_done(const clipt_pool_buffer *b, int whole_only)
     return 1;
 }
 
-/* Takes free buffer i out of the list (under the lock) and releases its
- * events' references (outside it: none is the pool's any more). */
+/* Takes free buffer i out of the list (under the lock); the caller
+ * releases its events' references (drop_events, outside the lock). */
 static clipt_pool_buffer remove_buffer(clipt_pool *pool, unsigned i)
 {
     clipt_pool_buffer found = pool->buffers[i];

@@ -1,10 +1,10 @@
-/* 100!/0100!/1000! along cycle segments cut on the host at plan creation
- * (cl/shift100_segments.cl, src/cycles.c): one launch saves each segment's
- * head, a second walks every segment independently.  No flags.  The
- * segment table is a buffer of the context's pool, written at the plan's
- * first run from the stage's host copy; it goes back to the pool with its
- * contents named, so that the next plan of the same stage shape takes it
- * as it is: no cutting, no write. */
+/* 100!/0100!/1000! along cycle segments (cl/shift100_segments.cl,
+ * src/cycles.c): one launch saves each segment's head, a second walks every
+ * segment independently.  No flags.  At plan creation the host lists one
+ * record per cycle; at the plan's first run a kernel cuts them into the
+ * segment table (a buffer of the context's pool), which goes back to the
+ * pool with its contents named, so that the next plan of the same stage
+ * shape takes it as it is: no listing, no cutting. */
 #include "stage_kernel.h"
 #include "cycles.h"
 #include "factor.h"
@@ -28,8 +28,7 @@ CLIPT_KERNEL_ARGS(shift100_segments, SHIFT100_SEGMENTS_ARGS)
 #define CUT_SEGMENTS_ARGS(X)                                                   \
     X(seg_table, GLOBAL, "ulong*") X(cycle, GLOBAL, "ulong*")                  \
     X(segments, ULONG, "ulong") X(cycles, ULONG, "ulong")                      \
-    X(n_mod, ULONG, "ulong") X(leap, ULONG, "ulong") \
-    X(seg_len, UINT, "uint")
+    X(n_mod, ULONG, "ulong") X(leap, ULONG, "ulong") X(seg_len, UINT, "uint")
 CLIPT_KERNEL_ARGS(cut_segments, CUT_SEGMENTS_ARGS)
 
 /* Work-items of a work-group of the cutting (any size serves). */
@@ -69,7 +68,7 @@ static cl_int cut_on_device(const clipt_stage *st, cl_command_queue q, cl_event 
     const clipt_segments_state *g = &st->f.segments;
     const cut_segments_args v = {.seg_table = g->table, .cycle = g->records,
                                  .segments = g->count,
-                                 .cycles = g->cycles, .n_mod = g->n_mod, .leap = g->step,
+                                 .cycles = g->cycles, .n_mod = g->n_mod, .leap = g->leap,
                                  .seg_len = g->len};
     const size_t local = g->cut_local;
     const size_t groups = (g->count + local - 1) / local;
@@ -226,8 +225,7 @@ static clipt_status choose_cut(const clipt_stage_spec *sp, size_t elem, clipt_cy
     return CLIPT_SUCCESS;
 }
 
-/* The host's part of a table cut on the device: the cycle records, after
- * the segments' room. */
+/* The host's part of a table cut on the device: the cycle records. */
 static clipt_status records_for_device(const clipt_stage_spec *sp, size_t elem,
                                        clipt_segments_state *g)
 {
@@ -241,7 +239,7 @@ static clipt_status records_for_device(const clipt_stage_spec *sp, size_t elem,
     if (status == CLIPT_SUCCESS) {
         g->len = seg_len;
         g->cycles = list.count;
-        g->step = clipt_cycle_step(&list, seg_len);
+        g->leap = clipt_cycle_step(&list, seg_len);
         g->n_mod = list.N;
         g->host = records;
         g->host_bytes = g->cycles * CLIPT_CYCLE_RECORD_BYTES;

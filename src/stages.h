@@ -135,7 +135,8 @@ typedef struct clipt_segments_state {   /* stage_shift100_segments.c */
     cl_event writing;                   /* the last write enqueued       */
     size_t count, saved, cycles;        /* segments, saved heads, cycle
                                            records                       */
-    uint64_t step, n_mod;               /* the cutting's factor, modulus */
+    uint64_t leap, n_mod;               /* the cutting's factor (a^len),
+                                           modulus (a*b - 1)             */
     unsigned len;                       /* positions per segment at most */
     unsigned q;                         /* elements per work-item        */
     uint64_t key[CLIPT_POOL_KEY_WORDS]; /* what the table holds (pool.h) */

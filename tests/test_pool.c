@@ -184,7 +184,7 @@ static void test_release_before_first_run(void **state)
     assert_true(c->pool.num_buffers > 0 && c->pool.num_kernels > 0);
     assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
     assert_true(c->pool.buffers_reused > 0);
-    /* ... but not as holding segments: this plan cut and writes its own */
+    /* ... but not as holding segments: this plan lists and cuts its own */
     assert_int_equal(c->pool.contents_reused, 0);
     assert_true(cut_here(p));
     run_and_check(env, p, WR, WC, 4, 4);
@@ -227,7 +227,7 @@ static int all_taken_whole(clipt_plan p)
 }
 
 /* A plan of a shape made before takes the tables that plan wrote, with
- * its segments, and cuts nothing; the result and the plan are those of a
+ * its segments, and lists and cuts nothing; the result and the plan are those of a
  * plan that cut its own.  Another shape, another element size's budget or
  * the walk's order never take them. */
 static void test_tables_taken_whole(void **state)
@@ -278,7 +278,7 @@ static void test_tables_taken_whole(void **state)
 }
 
 /* A table whose plan's last run failed (it waited for an event that failed)
- * is given back as plain memory: the next plan cuts and writes again. */
+ * is given back as plain memory: the next plan lists and cuts again. */
 static void test_failed_run_loses_the_tables(void **state)
 {
     test_env *env = TEST_ENV(state);

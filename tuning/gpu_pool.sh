@@ -36,7 +36,7 @@
 # with the builds for COUNT=100 (estimate from gpu_oneshot.sh's runs).
 # "pool" names this tree throughout (it was the pool branch when the script
 # was written).  Since the segment tables are pooled by contents, the
-# single runs' first run of a shape is the one whose plan cuts and writes
+# single runs' first run of a shape is the one whose plan lists the cycles and cuts
 # its tables; the summary gives it apart (repeated / first).
 # Usage: [COUNT=N] [SEED=S] [REPEAT=K] [VERIFY=N] [CYCLE=N] [BASE_SRC=dir] [SHAPES=file]
 # tuning/gpu_pool.sh (SHAPES: that shape list instead, e.g. small shapes

@@ -25,7 +25,7 @@
  * segments,flag_stages (medians over --repeat runs of each phase), then
  * first_create_ms ... first_stages_ms: the same phases of the shape's
  * first cycle, before the timed ones (programs built, nothing of the
- * shape pooled yet: its plan cuts and writes the segment tables, which
+ * shape pooled yet: its plan lists the cycles and its run cuts the segment tables, which
  * the timed cycles' plans take from the pool). */
 #include "cl_select.h"
 #include "random.h"
