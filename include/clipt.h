@@ -288,8 +288,12 @@ typedef enum clipt_sequence {
     CLIPT_SEQUENCE_4_3 = 43   /* 0100!, (1000! fused with 0010!), 0100! */
 } clipt_sequence;
 
-/** Algorithm family of a plan.  AUTO lets the plan choose (today: always
- *  the TPDS sequences).  C2R (Catanzaro, Keller and Garland, PPoPP 2014)
+/** Algorithm family of a plan.  AUTO lets the plan choose: C2R for a
+ *  single 2-D matrix (not a batch, not an N-D pass) whose sides are coprime
+ *  and whose columns, rows * elem_size bytes, are at most the tuning's
+ *  c2r_column_bytes (by default 1: never; measured entries such as the
+ *  H100's set it where C2R was faster), when no sequence or tile is forced;
+ *  else the TPDS sequences.  C2R (Catanzaro, Keller and Garland, PPoPP 2014)
  *  permutes only inside rows and columns: a column rotation (when
  *  gcd(rows, cols) > 1), a row shuffle and a column shuffle; it never pads,
  *  needs no room and ignores the sequence, tile and padding options (a
@@ -369,6 +373,10 @@ typedef struct clipt_plan_options {
     unsigned wide_bytes;      /* super-element moves and padding: widest  */
                               /* word (2, 4, 8, 16 bytes; 1 = the element)*/
                               /* their whole units are moved in          */
+    unsigned c2r_column_bytes;/* automatic algorithm: C2R for a single     */
+                              /* matrix with coprime sides whose columns  */
+                              /* (rows * elem_size) are at most this many */
+                              /* bytes; 1 = never (TPDS)                  */
     /* Cost model values (predicted stage times, the plan's choice among
      * candidate sequences and tiles); 0 = the device's entry.  Efficiencies
      * and shares in thousandths (permille): efficiencies up to 4000,

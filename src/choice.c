@@ -319,6 +319,22 @@ static int forced_padding(size_t dim, size_t f, int vector, const clipt_plan_opt
     return 1;
 }
 
+/* The automatic plan's C2R: a single matrix (not a batch: the rule was
+ * measured on single matrices) with coprime sides, so that C2R needs no
+ * column rotation (its two passes beat the TPDS plan on an H100; with the
+ * rotation's third pass it never did), and columns of at most
+ * tuning.c2r_column_bytes (the column pass grows costly with their length:
+ * 4-12 copies' time beyond ~11 KB on the H100).  Only when nothing of the
+ * TPDS plan (algorithm, sequence, tiles, tile rule) is forced. */
+static int c2r_chosen(size_t batch, size_t rows, size_t cols, size_t elem,
+                      const clipt_plan_options *o, const clipt_tuning *t)
+{
+    return o->algorithm == CLIPT_ALGORITHM_AUTO && o->sequence == CLIPT_SEQUENCE_AUTO &&
+           o->tile_rule == CLIPT_TILE_RULE_AUTO && !o->tile_m && !o->tile_n && batch == 1 &&
+           rows > 1 && cols > 1 && clipt_gcd(rows, cols) == 1 &&
+           rows <= t->c2r_column_bytes / elem && clipt_c2r_indexable(rows, cols, elem);
+}
+
 static clipt_status choose_staged(const clipt_device_profile *profile, size_t batch,
                                   size_t rows, size_t cols, size_t elem,
                                   const clipt_plan_options *o, const clipt_tuning *t,
@@ -329,13 +345,16 @@ static clipt_status choose_staged(const clipt_device_profile *profile, size_t ba
     ch->prows = rows;
     ch->pcols = cols;
     ch->algorithm = CLIPT_ALGORITHM_TPDS;
-    if (o->algorithm == CLIPT_ALGORITHM_C2R) {
+    if (o->algorithm == CLIPT_ALGORITHM_C2R || c2r_chosen(batch, rows, cols, elem, o, t)) {
         /* permutations inside rows and columns: no tiles, no padding */
         if (o->sequence != CLIPT_SEQUENCE_AUTO || o->tile_m || o->tile_n)
             return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
         ch->algorithm = CLIPT_ALGORITHM_C2R;
         ch->m = ch->n = 1;
-        ch->why = "C2R decomposition (forced): no tiles";
+        ch->why = o->algorithm == CLIPT_ALGORITHM_C2R
+                      ? "C2R decomposition (forced): no tiles"
+                      : "C2R decomposition (automatic): coprime sides, columns of at most "
+                        "the tuning's c2r_column_bytes; no tiles";
         return CLIPT_SUCCESS;
     }
     if (!forced_padding(rows, o->tile_m, rows == 1 || cols == 1, o, &ch->prows) ||

@@ -223,6 +223,10 @@ static clipt_status build_passes(clipt_plan p, size_t bytes)
                                     "no 2-D transposition: see the passes",
                                     CLIPT_ALGORITHM_TPDS, 0};
     opts.padding = CLIPT_PADDING_OFF; /* later passes need the bytes exact */
+    /* the automatic C2R rule (choice.c) was measured on single matrices:
+     * the passes of a permutation keep the sequences */
+    if (opts.algorithm == CLIPT_ALGORITHM_AUTO)
+        opts.algorithm = CLIPT_ALGORITHM_TPDS;
     for (unsigned i = 0; i < nd->num_passes && status == CLIPT_SUCCESS; i++)
         status = add_pass(p, i, &nd->passes[i], &opts);
     return status;

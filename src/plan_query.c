@@ -163,9 +163,13 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
     if (p->permute)
         add_length(&t, clipt_permute_describe(p, t.s + t.used, sizeof t.s - t.used));
     if (clipt_plan_is_2d(p)) { /* else each pass says its own */
-        if (info.algorithm == CLIPT_ALGORITHM_C2R)
+        if (info.algorithm == CLIPT_ALGORITHM_C2R && p->opts.algorithm == CLIPT_ALGORITHM_C2R)
             add(&t, "algorithm: C2R (forced): %u passes (column rotation when gcd > 1, row "
                     "shuffle, column shuffle)\n", info.num_stages);
+        else if (info.algorithm == CLIPT_ALGORITHM_C2R)
+            add(&t, "algorithm: C2R (automatic: coprime sides, columns of %zu bytes, at most "
+                    "c2r_column_bytes=%u): %u passes (row shuffle, column shuffle)\n",
+                info.rows * info.elem_size, p->tuning.c2r_column_bytes, info.num_stages);
         else
             add(&t, "sequence: %s%s\n", clipt_sequence_name(info.sequence),
                 info.sequence_forced ? " (forced)" : " (automatic)");

@@ -82,6 +82,11 @@ unsigned clipt_sequence_specs(clipt_sequence seq, uint64_t Mp, uint64_t m,
 unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols,
                          clipt_stage_spec specs[CLIPT_MAX_SEQUENCE_STAGES]);
 
+/* Whether C2R's kernels can index a rows x cols matrix of elem-byte
+ * elements (32-bit indices within a row or a column block;
+ * stage_c2r.c). */
+int clipt_c2r_indexable(uint64_t rows, uint64_t cols, size_t elem);
+
 /* "3.1", "2.2", ... ; "?" for unknown. */
 const char *clipt_sequence_name(clipt_sequence seq);
 

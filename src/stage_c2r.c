@@ -68,6 +68,14 @@ static int c2r_batch(const clipt_tuning *t, size_t elem)
     return elem > 8 ? 4 : C2R_MAX_BATCH;
 }
 
+int clipt_c2r_indexable(uint64_t rows, uint64_t cols, size_t elem)
+{
+    /* 32-bit indices within a unit, with a batch's steps past its end */
+    const uint64_t line = 128 / elem > 1 ? 128 / elem : 1;
+    return rows <= UINT32_MAX && cols <= UINT32_MAX &&
+           rows * line + (uint64_t)C2R_MAX_BATCH * C2R_GLOBAL_GROUP_SIZE <= UINT32_MAX;
+}
+
 static int is_rows(const clipt_stage_spec *sp) { return sp->op == CLIPT_OP_SHUFFLE_ROWS; }
 
 /* The rotation streams (c2r_rotate_stream) when local memory keeps the
@@ -197,7 +205,6 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
                             clipt_stage *st)
 {
     const clipt_stage_spec *sp = &st->spec;
-    const uint64_t line = 128 / elem > 1 ? 128 / elem : 1;
     const unsigned batch = c2r_batch(t, elem);
     size_t wg = 0, per_group, cap;
     uint64_t units;
@@ -206,9 +213,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     if (sp->split) /* C2R never pads, so no plan splits its region */
         return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
 
-    /* 32-bit indices within a unit, with a batch's steps past its end */
-    if (sp->a > UINT32_MAX || sp->b > UINT32_MAX ||
-        sp->a * line + (uint64_t)C2R_MAX_BATCH * C2R_GLOBAL_GROUP_SIZE > UINT32_MAX)
+    if (!clipt_c2r_indexable(sp->a, sp->b, elem))
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DC2R_BATCH=%u",
              clipt_elem_type_name(elem), batch);

@@ -66,6 +66,9 @@ static void derive_defaults(clipt_device_profile *p)
     /* a super-element of 37 bytes moved as 37 one-byte words costs a
      * memory access each; whole 16-byte words are 16 times fewer */
     t->wide_bytes = 16;
+    /* C2R only where it was measured faster than the TPDS sequences (an
+     * entry sets it): 1 byte is no column of a matrix with rows > 1 */
+    t->c2r_column_bytes = 1;
     clipt_tuning_apply(t, gpu ? &gpu_model : &cpu_model);
 }
 

@@ -94,11 +94,14 @@ static const size_t shapes[][2] = {{1111, 2003}, {2228, 1775}, {301, 517},  {97,
 
 static void compare_on(test_env *env, clipt_context c)
 {
+    clipt_plan_options o;
     unsigned compared = 0;
+    clipt_plan_options_init(&o);
+    o.algorithm = CLIPT_ALGORITHM_TPDS; /* the segment walks, not C2R */
     clipt_context_set_pool_limit(c, 0); /* every plan cuts its own */
     for (size_t i = 0; i < COUNT(shapes); i++) {
         clipt_plan p;
-        assert_status(clipt_plan_create(c, shapes[i][0], shapes[i][1], 4, NULL, &p),
+        assert_status(clipt_plan_create(c, shapes[i][0], shapes[i][1], 4, &o, &p),
                       CLIPT_SUCCESS);
         compared += run_and_compare(env, p, shapes[i][0], shapes[i][1]);
         clipt_plan_release(p);
@@ -178,9 +181,12 @@ static void test_first_run_counts_the_cutting(void **state)
 {
     test_env *env = TEST_ENV(state);
     clipt_context c = test_context_gpu_like(env, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation");
+    clipt_plan_options o;
     clipt_plan p;
     unsigned walks = 0;
-    assert_status(clipt_plan_create(c, 1111, 2003, 4, NULL, &p), CLIPT_SUCCESS);
+    clipt_plan_options_init(&o);
+    o.algorithm = CLIPT_ALGORITHM_TPDS; /* segment walks: not the automatic C2R */
+    assert_status(clipt_plan_create(c, 1111, 2003, 4, &o, &p), CLIPT_SUCCESS);
     run_and_compare(env, p, 1111, 2003);
     for (unsigned i = 0; i < p->num_stages; i++)
         if (p->stages[i].family == &clipt_family_shift100_segments) {

@@ -24,6 +24,15 @@ static const size_t shapes[][3] = { /* rows, cols, elem */
     {1, 1, 4},    {1, 300, 4},  {257, 1, 8},  {64, 64, 4},   {301, 517, 4},
     {1200, 1500, 4}, {97, 89, 2}, {131, 640, 1}, {480, 97, 16}, {1111, 2003, 4}};
 
+/* Default options but the algorithm. */
+static clipt_plan_options with_algorithm(clipt_algorithm algorithm)
+{
+    clipt_plan_options o;
+    clipt_plan_options_init(&o);
+    o.algorithm = algorithm;
+    return o;
+}
+
 /* A pattern buffer of p's size in *buf; returns its host copy. */
 static unsigned char *fill(test_env *env, clipt_plan p, uint64_t seed, cl_mem *buf)
 {
@@ -56,22 +65,25 @@ static void describe(clipt_plan p, char *text, size_t len)
 }
 
 /* Each shape twice on `pooled` (the second plan from the first one's
- * kernels and buffers) and once on `fresh` (no pool): all three exact, and
- * the plans alike (describe: launch sizes, local memory, options). */
-static void pooled_like_fresh(test_env *env, clipt_context pooled, clipt_context fresh)
+ * kernels and buffers) and once on `fresh` (no pool), with `algorithm`:
+ * all three exact, and the plans alike (describe: launch sizes, local
+ * memory, options). */
+static void pooled_like_fresh(test_env *env, clipt_context pooled, clipt_context fresh,
+                              clipt_algorithm algorithm)
 {
     static char a[1 << 14], b[1 << 14];
+    const clipt_plan_options o = with_algorithm(algorithm);
     clipt_context_set_pool_limit(fresh, 0);
     for (size_t i = 0; i < COUNT(shapes); i++) {
         const size_t rows = shapes[i][0], cols = shapes[i][1], elem = shapes[i][2];
         clipt_plan p, q;
         for (int round = 0; round < 2; round++) {
-            assert_status(clipt_plan_create(pooled, rows, cols, elem, NULL, &p), CLIPT_SUCCESS);
+            assert_status(clipt_plan_create(pooled, rows, cols, elem, &o, &p), CLIPT_SUCCESS);
             run_and_check(env, p, rows, cols, elem, 7 * i + (size_t)round);
             describe(p, a, sizeof a);
             clipt_plan_release(p);
         }
-        assert_status(clipt_plan_create(fresh, rows, cols, elem, NULL, &q), CLIPT_SUCCESS);
+        assert_status(clipt_plan_create(fresh, rows, cols, elem, &o, &q), CLIPT_SUCCESS);
         run_and_check(env, q, rows, cols, elem, 7 * i + 5);
         describe(q, b, sizeof b);
         clipt_plan_release(q);
@@ -93,15 +105,20 @@ static void test_pooled_plans_match_fresh_ones(void **state)
                   CLIPT_SUCCESS);
     assert_status(clipt_context_create(env->cl.context, env->cl.device, &fresh),
                   CLIPT_SUCCESS);
-    pooled_like_fresh(env, pooled, fresh);
+    pooled_like_fresh(env, pooled, fresh, CLIPT_ALGORITHM_AUTO);
     clipt_context_release(pooled);
     clipt_context_release(fresh);
-    /* plans as the H100 makes them (segment tables, tiles in local memory) */
-    pooled = test_context_gpu_like(env, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation");
-    fresh = test_context_gpu_like(env, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation");
-    pooled_like_fresh(env, pooled, fresh);
-    clipt_context_release(pooled);
-    clipt_context_release(fresh);
+    /* plans as the H100 makes them: the TPDS sequences (segment tables,
+     * tiles in local memory), then the automatic plans (C2R's for the
+     * coprime shapes with short columns) */
+    for (int round = 0; round < 2; round++) {
+        pooled = test_context_gpu_like(env, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation");
+        fresh = test_context_gpu_like(env, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation");
+        pooled_like_fresh(env, pooled, fresh,
+                          round ? CLIPT_ALGORITHM_AUTO : CLIPT_ALGORITHM_TPDS);
+        clipt_context_release(pooled);
+        clipt_context_release(fresh);
+    }
 }
 
 /* Every kernel and buffer of a and b differ. */
@@ -122,13 +139,21 @@ static void assert_nothing_shared(clipt_plan a, clipt_plan b)
 }
 
 /* The H100-like plan of 1111 x 2003: a segment walk (tables, saved heads
- * in the scratch buffer) and tiles. */
+ * in the scratch buffer) and tiles, the TPDS sequences forced (the
+ * automatic plan of these coprime sides with short columns is C2R's). */
 static clipt_context walk_context(test_env *env)
 {
     return test_context_gpu_like(env, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation");
 }
 #define WR 1111
 #define WC 2003
+
+static clipt_status create_walk(clipt_context c, size_t rows, size_t cols, size_t elem,
+                                clipt_plan *p)
+{
+    const clipt_plan_options o = with_algorithm(CLIPT_ALGORITHM_TPDS);
+    return clipt_plan_create(c, rows, cols, elem, &o, p);
+}
 
 static int has_walk(clipt_plan p)
 {
@@ -157,14 +182,14 @@ static void test_live_plans_share_nothing(void **state)
     test_env *env = TEST_ENV(state);
     clipt_context c = walk_context(env);
     clipt_plan p1, p2, p3;
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p1), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p1), CLIPT_SUCCESS);
     assert_true(has_walk(p1) && p1->scratch);
     run_and_check(env, p1, WR, WC, 4, 1);
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p2), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p2), CLIPT_SUCCESS);
     assert_nothing_shared(p1, p2);
     clipt_plan_release(p1);
     /* p3 takes what p1 gave back, never what p2 holds */
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p3), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p3), CLIPT_SUCCESS);
     assert_true(c->pool.buffers_reused > 0 && c->pool.kernels_reused > 0);
     assert_nothing_shared(p2, p3);
     run_and_check(env, p3, WR, WC, 4, 2);
@@ -179,10 +204,10 @@ static void test_release_before_first_run(void **state)
     test_env *env = TEST_ENV(state);
     clipt_context c = walk_context(env);
     clipt_plan p;
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
     clipt_plan_release(p); /* its tables never written: given back as they are */
     assert_true(c->pool.num_buffers > 0 && c->pool.num_kernels > 0);
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
     assert_true(c->pool.buffers_reused > 0);
     /* ... but not as holding segments: this plan lists and cuts its own */
     assert_int_equal(c->pool.contents_reused, 0);
@@ -236,14 +261,14 @@ static void test_tables_taken_whole(void **state)
     static char a[1 << 14], b[1 << 14];
     clipt_context c = walk_context(env);
     clipt_plan p;
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
     assert_true(cut_here(p));
     run_and_check(env, p, WR, WC, 4, 20);
     describe(p, a, sizeof a);
     clipt_plan_release(p);
     for (int round = 0; round < 3; round++) {
         const unsigned long before = c->pool.contents_reused;
-        assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+        assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
         assert_true(all_taken_whole(p));
         assert_true(c->pool.contents_reused > before);
         describe(p, b, sizeof b);
@@ -252,25 +277,25 @@ static void test_tables_taken_whole(void **state)
         clipt_plan_release(p);
     }
     /* other shapes: their own segments, right */
-    assert_status(clipt_plan_create(c, WC, WR, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WC, WR, 4, &p), CLIPT_SUCCESS);
     assert_true(cut_here(p));
     run_and_check(env, p, WC, WR, 4, 24);
     clipt_plan_release(p);
-    assert_status(clipt_plan_create(c, WR, WC, 2, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 2, &p), CLIPT_SUCCESS);
     if (has_walk(p))
         assert_true(cut_here(p));
     run_and_check(env, p, WR, WC, 2, 25);
     clipt_plan_release(p);
     /* the walk's segment order is another table */
     setenv("CLIPT_CYCLE_WALK", "1", 1);
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
     unsetenv("CLIPT_CYCLE_WALK");
     assert_true(cut_here(p));
     run_and_check(env, p, WR, WC, 4, 26);
     clipt_plan_release(p);
     /* clearing drops them: the next plan cuts again */
     clipt_context_plan_cache_clear(c);
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
     assert_true(cut_here(p));
     run_and_check(env, p, WR, WC, 4, 27);
     clipt_plan_release(p);
@@ -289,7 +314,7 @@ static void test_failed_run_loses_the_tables(void **state)
     cl_event gate = clCreateUserEvent(env->cl.context, &err);
     unsigned char *host;
     assert_status(err, CL_SUCCESS);
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
     host = fill(env, p, 30, &buf);
     assert_status(clipt_enqueue(p, env->cl.queue, buf, 0, 1, &gate, NULL), CLIPT_SUCCESS);
     clFlush(env->cl.queue);
@@ -297,7 +322,7 @@ static void test_failed_run_loses_the_tables(void **state)
     /* the run fails: its events end in an error */
     assert_status(clSetUserEventStatus(gate, -1), CL_SUCCESS);
     clFinish(env->cl.queue);
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
     assert_int_equal(c->pool.contents_reused, 0);
     assert_true(cut_here(p));
     run_and_check(env, p, WR, WC, 4, 31);
@@ -324,7 +349,7 @@ static void test_release_while_pending(void **state)
     unsigned n;
     assert_status(err, CL_SUCCESS);
     assert_non_null(want);
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p1), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p1), CLIPT_SUCCESS);
     host = fill(env, p1, 9, &buf);
     test_reference_transpose(host, want, WR, WC, 4);
     assert_status(clipt_enqueue(p1, env->cl.queue, buf, 0, 1, &gate, NULL), CLIPT_SUCCESS);
@@ -333,12 +358,12 @@ static void test_release_while_pending(void **state)
     assert_true(n >= 2);
     clipt_plan_release(p1);
     /* the run waits for the gate: none of its buffers may be taken */
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p2), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p2), CLIPT_SUCCESS);
     assert_false(holds_any(p2, old, n));
     assert_status(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
     test_expect_buffer(env, buf, want, bytes, "the run of a plan released before it ran");
     /* settled now: the next plan takes them */
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p3), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p3), CLIPT_SUCCESS);
     assert_true(holds_any(p3, old, n));
     run_and_check(env, p3, WR, WC, 4, 10);
     run_and_check(env, p2, WR, WC, 4, 11);
@@ -359,14 +384,14 @@ static void test_cap_and_clear(void **state)
     unsigned long reused;
     /* one byte: no buffer fits, kernels still pooled */
     clipt_context_set_pool_limit(c, 1);
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
     clipt_plan_release(p);
     assert_int_equal(c->pool.num_buffers, 0);
     assert_int_equal(c->pool.held_bytes, 0);
     assert_true(c->pool.num_kernels > 0);
     /* a cap the plan's buffers fit: kept, within the cap */
     clipt_context_set_pool_limit(c, (size_t)1 << 26);
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
     clipt_plan_release(p);
     assert_true(c->pool.num_buffers > 0);
     assert_true(c->pool.held_bytes > 0 && c->pool.held_bytes <= (size_t)1 << 26);
@@ -378,14 +403,14 @@ static void test_cap_and_clear(void **state)
     assert_int_equal(c->pool.num_buffers + c->pool.num_kernels + c->pool.num_infos, 0);
     assert_int_equal(c->pool.held_bytes, 0);
     reused = c->pool.buffers_reused;
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
     assert_int_equal(c->pool.buffers_reused, reused);
     run_and_check(env, p, WR, WC, 4, 12);
     clipt_plan_release(p);
     /* 0: nothing pooled, nothing kept */
     clipt_context_set_pool_limit(c, 0);
     assert_int_equal(c->pool.num_buffers + c->pool.num_kernels + c->pool.num_infos, 0);
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
     run_and_check(env, p, WR, WC, 4, 13);
     clipt_plan_release(p);
     assert_int_equal(c->pool.num_buffers + c->pool.num_kernels, 0);
@@ -393,7 +418,7 @@ static void test_cap_and_clear(void **state)
     /* plans alive when the context's handle goes give back into it, and it
      * goes after them (leak checkers see the pool released) */
     clipt_context_set_pool_limit(c, (size_t)1 << 26);
-    assert_status(clipt_plan_create(c, WR, WC, 4, NULL, &p), CLIPT_SUCCESS);
+    assert_status(create_walk(c, WR, WC, 4, &p), CLIPT_SUCCESS);
     clipt_context_release(c);
     run_and_check(env, p, WR, WC, 4, 14);
     clipt_plan_release(p);

@@ -73,6 +73,7 @@ typedef struct tally {
     size_t per_elem[COUNT(elem_sizes)];
     size_t multi_stage, padded, by_model;
     size_t passes;                   /* permutations of several passes */
+    size_t c2r;                      /* C2R plans the library chose     */
 } tally;
 
 /* Text naming a case in a failure: "3 x 5" or "(3, 5, 7) axes (2, 0, 1)". */
@@ -142,6 +143,8 @@ static void run_case(test_env *env, clipt_context cx, bench *b, size_t i, unsign
     t->padded += clipt_plan_buffer_size(plan) > bytes;
     t->by_model += plan->choice.why && strstr(plan->choice.why, "by the cost model") != NULL;
     t->passes += plan->nd.num_passes > 1;
+    t->c2r += plan->choice.algorithm == CLIPT_ALGORITHM_C2R &&
+              (!o || o->algorithm != CLIPT_ALGORITHM_C2R);
     clipt_plan_release(plan);
 }
 
@@ -157,10 +160,13 @@ static void test_random_small_shapes(void **state)
 {
     test_env *env = TEST_ENV(state);
     clipt_context contexts[5];
-    tally t = {{0}, 0, 0, 0, 0};
+    tally t = {{0}, 0, 0, 0, 0, 0};
     uint64_t seed = 10000;
     bench b;
     const double start = util_now_seconds();
+    clipt_plan_options tpds;
+    clipt_plan_options_init(&tpds);
+    tpds.algorithm = CLIPT_ALGORITHM_TPDS;
     contexts[0] = env->ctx;
     contexts[1] = test_context_limited(env, 48 * 1024);
     contexts[2] = test_context_limited(env, 4 * 1024);
@@ -171,19 +177,24 @@ static void test_random_small_shapes(void **state)
         const size_t e = (size_t)(test_rand(&seed) % COUNT(elem_sizes));
         const size_t offset = elem_sizes[e] * (size_t)(test_rand(&seed) % (MAX_OFFSET + 1));
         size_t rows, cols;
+        /* one more slot: the H100's profile with the sequences forced (its
+         * automatic plan of coprime sides with short columns is C2R's) */
+        const size_t k = i % (COUNT(contexts) + 1);
         random_shape(&seed, &rows, &cols);
-        run_shape(env, contexts[i % COUNT(contexts)], &b, i, rows, cols, elem_sizes[e], offset,
-                  NULL, &t);
+        run_shape(env, contexts[k < COUNT(contexts) ? k : 3], &b, i, rows, cols, elem_sizes[e],
+                  offset, k < COUNT(contexts) ? NULL : &tpds, &t);
         t.per_elem[e]++;
     }
     print_message("%d shapes bit-exact in %.1f s (", SHAPES, util_now_seconds() - start);
     for (size_t e = 0; e < COUNT(elem_sizes); e++)
         print_message("%zu with %zu-byte elements, ", t.per_elem[e], elem_sizes[e]);
     print_message("%zu plans of several stages, %zu padded, %zu chosen by the cost model "
-                  "over Algorithm 5)\n", t.multi_stage, t.padded, t.by_model);
+                  "over Algorithm 5, %zu automatic C2R)\n", t.multi_stage, t.padded, t.by_model,
+                  t.c2r);
     for (size_t e = 0; e < COUNT(elem_sizes); e++)
         assert_true(t.per_elem[e] > SHAPES / 10);
     assert_true(t.multi_stage > SHAPES / 10 && t.padded > 0 && t.by_model > SHAPES / 100);
+    assert_true(t.c2r > SHAPES / 100); /* the H100's profile chose C2R */
     bench_close(&b);
     for (size_t c = 1; c < COUNT(contexts); c++)
         clipt_context_release(contexts[c]);
@@ -200,7 +211,7 @@ static void test_forced_padded_tiles(void **state)
         CLIPT_SEQUENCE_4_1, CLIPT_SEQUENCE_4_2, CLIPT_SEQUENCE_4_3};
     test_env *env = TEST_ENV(state);
     clipt_context gpu = test_context_limited(env, 48 * 1024);
-    tally t = {{0}, 0, 0, 0, 0};
+    tally t = {{0}, 0, 0, 0, 0, 0};
     uint64_t seed = 4242;
     size_t runs = 0;
     bench b;
@@ -232,7 +243,7 @@ static void test_c2r_shapes(void **state)
 {
     test_env *env = TEST_ENV(state);
     clipt_context contexts[3];
-    tally t = {{0}, 0, 0, 0, 0};
+    tally t = {{0}, 0, 0, 0, 0, 0};
     uint64_t seed = 1414;
     size_t two = 0, three = 0;
     bench b;
@@ -270,7 +281,7 @@ static void test_random_permutations(void **state)
 {
     test_env *env = TEST_ENV(state);
     clipt_context contexts[2] = {env->ctx, test_context_limited(env, 4 * 1024)};
-    tally t = {{0}, 0, 0, 0, 0};
+    tally t = {{0}, 0, 0, 0, 0, 0};
     uint64_t seed = 1515;
     bench b;
     bench_open(env, &b);

@@ -235,6 +235,7 @@ static void compare_row(const bench_row *r, void *arg)
     clipt_plan_choice alg5, model;
     double ta, tm;
     clipt_plan_options_init(&o);
+    o.algorithm = CLIPT_ALGORITHM_TPDS; /* the model prices the sequences */
     if (clipt_plan_choose(k->profile, r->rows, r->cols, r->elem, &o, &k->profile->tuning,
                           &model) != CLIPT_SUCCESS)
         return;

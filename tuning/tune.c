@@ -142,6 +142,8 @@ static double measure_case(tuner *t, const tune_case *c, const clipt_plan_option
     const size_t bytes = c->rows * c->cols * c->elem;
     clipt_plan_options opts = *o;
     opts.sequence = c->sequence;
+    /* the fields tune the sequences' stages: never the automatic C2R */
+    opts.algorithm = CLIPT_ALGORITHM_TPDS;
     *why = "plan failed";
     if (clipt_plan_create(t->cx, c->rows, c->cols, c->elem, &opts, &plan) != CLIPT_SUCCESS)
         return 0;

@@ -116,7 +116,10 @@ static void print_tuning_legend(void)
            "                             2: one work-item per group running loops\n"
            "                             (CPUs: tiles, block moves, padding)\n"
            "  wide_bytes                 block moves and padding: widest word their\n"
-           "                             whole units are moved in (1 = the element)\n");
+           "                             whole units are moved in (1 = the element)\n"
+           "  c2r_column_bytes           the automatic plan's C2R decomposition (no\n"
+           "                             tiles) for coprime sides whose columns have at\n"
+           "                             most this many bytes (1 = never)\n");
 }
 
 static const char *env_or_unset(const char *name)
