@@ -41,7 +41,8 @@ if(GROUP STREQUAL "usage")
   expect(0 "--rows R.*--describe" run --help)
   expect(0 "usage: clipt info" info --help)
   expect(0 "\\[selected\\].*tuning names, by the step they tune.*tile transpose in local \
-memory \\(010!\\).*moving blocks of elements along cycles \\(100!\\)" info)
+memory \\(010!\\).*moving blocks of elements along cycles \\(100!\\).*c2r_column_bytes  +the \
+automatic plan's C2R" info)
   expect(2 "usage: clipt")
   expect(2 "unknown command 'frobnicate'" frobnicate)
   expect(2 "unknown option '--frobnicate'" --frobnicate)
@@ -56,6 +57,11 @@ memory \\(010!\\).*moving blocks of elements along cycles \\(100!\\)" info)
          --cols 84 --algorithm c2r --describe)
   expect(2 "cannot plan 60 x 84 .*INCOMPATIBLE_OPTIONS" run --rows 60 --cols 84
          --algorithm c2r --sequence 3.1)
+  # the automatic C2R: never by PoCL's entry, by the limit --tune sets
+  expect(0 "sequence: +[0-9.]+ \\(automatic\\).*verified: +yes" run --rows 97 --cols 101 --describe)
+  expect(0 "algorithm: C2R \\(automatic: coprime sides, columns of 388 bytes, at most \
+c2r_column_bytes=4096\\): 2 passes.*verified: +yes" run --rows 97 --cols 101
+         --tune c2r_column_bytes=4096 --describe)
   expect(2 "takes no value" run --describe=yes)
   expect(2 "unexpected argument" run extra)
   expect(2 "does not fit in memory" run --rows 100000000000 --cols 100000000000)

@@ -1,0 +1,264 @@
+/* The automatic plan's C2R (src/choice.c, tuning c2r_column_bytes): on the
+ * H100's profile a single matrix with coprime sides whose columns are at
+ * most 12288 bytes gets C2R, bit-exact for every element size and every
+ * padding policy, with no padding; a common factor, longer columns, a
+ * batch, the passes of an N-D permutation, a forced algorithm, sequence,
+ * tile or tile rule, and the option c2r_column_bytes=1 keep the TPDS
+ * sequences; the option can also turn C2R on; the default (PoCL) and the
+ * derived GPU profiles never choose it. */
+#include "support.h"
+#include "choice.h"
+#include "factor.h"
+#include "plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define H100 "NVIDIA H100 80GB HBM3", "NVIDIA Corporation"
+
+static const size_t elem_sizes[] = {1, 2, 4, 8, 16};
+static const clipt_padding paddings[] = {CLIPT_PADDING_AUTO, CLIPT_PADDING_NONE,
+                                         CLIPT_PADDING_SCRATCH, CLIPT_PADDING_OFF};
+
+static clipt_plan_options options(clipt_padding padding)
+{
+    clipt_plan_options o;
+    clipt_plan_options_init(&o);
+    o.padding = padding;
+    return o;
+}
+
+/* The algorithm of the plan c makes for rows x cols with o; with its
+ * buffer size (the matrix exactly, for C2R) into *buffer when not NULL. */
+static clipt_algorithm algorithm_of(clipt_context c, size_t rows, size_t cols, size_t elem,
+                                    const clipt_plan_options *o, size_t *buffer)
+{
+    clipt_plan p;
+    clipt_plan_info info;
+    assert_status(clipt_plan_create(c, rows, cols, elem, o, &p), CLIPT_SUCCESS);
+    assert_status(clipt_plan_query(p, &info), CLIPT_SUCCESS);
+    if (buffer)
+        *buffer = clipt_plan_buffer_size(p);
+    clipt_plan_release(p);
+    return info.algorithm;
+}
+
+/* Runs o on the H100-like env at an offset, fails unless exact and C2R's
+ * two passes (automatic, described so) ran. */
+static void run_auto_c2r(test_env *gpu, size_t rows, size_t cols, size_t elem,
+                         const clipt_plan_options *o)
+{
+    static char text[16384];
+    char want[160];
+    size_t mismatch = 0;
+    const clipt_status s =
+        test_run_transpose(gpu, rows, cols, elem, 3 * elem, o, &mismatch, text, sizeof text);
+    if (s != CLIPT_SUCCESS || mismatch)
+        fail_msg("%zu x %zu, %zu-byte elements, padding %d: %s, %zu bytes differ", rows, cols,
+                 elem, (int)o->padding, clipt_status_string(s), mismatch);
+    snprintf(want, sizeof want,
+             "algorithm: C2R (automatic: coprime sides, columns of %zu bytes, at most "
+             "c2r_column_bytes=12288): 2 passes",
+             rows * elem);
+    if (!strstr(text, want) || !strstr(text, "(no padding)") || strstr(text, "sequence:"))
+        fail_msg("%zu x %zu, %zu-byte elements: not the automatic C2R plan:\n%s", rows, cols,
+                 elem, text);
+}
+
+/* Coprime sides, short columns: C2R with every padding policy, the buffer
+ * the matrix itself; exact on every element size (small shapes) and on
+ * 4- and 8-byte elements of larger ones, the last one byte-column from
+ * the limit (1531 x 8 = 12248 bytes). */
+static void test_coprime_short_columns(void **state)
+{
+    static const size_t small[][2] = {{2, 3}, {97, 101}, {101, 64}, {5, 513}, {640, 131}};
+    static const size_t large[][3] = {{1111, 2003, 4}, {2003, 1111, 4}, {1531, 1024, 8},
+                                      {1316, 1777, 8}, {3071, 512, 4}};
+    test_env gpu = *TEST_ENV(state);
+    gpu.ctx = test_context_gpu_like(TEST_ENV(state), H100);
+    unsigned value = 0;
+    assert_status(clipt_context_tuning(gpu.ctx, "c2r_column_bytes", &value), CLIPT_SUCCESS);
+    assert_int_equal(value, 12288);
+    for (size_t i = 0; i < COUNT(small); i++)
+        for (size_t e = 0; e < COUNT(elem_sizes); e++)
+            for (size_t k = 0; k < COUNT(paddings); k++) {
+                const clipt_plan_options o = options(paddings[k]);
+                run_auto_c2r(&gpu, small[i][0], small[i][1], elem_sizes[e], &o);
+            }
+    for (size_t i = 0; i < COUNT(large); i++)
+        for (size_t k = 0; k < COUNT(paddings); k++) {
+            const clipt_plan_options o = options(paddings[k]);
+            const size_t rows = large[i][0], cols = large[i][1], elem = large[i][2];
+            size_t buffer = 0;
+            assert_int_equal(algorithm_of(gpu.ctx, rows, cols, elem, &o, &buffer),
+                             CLIPT_ALGORITHM_C2R);
+            assert_int_equal(buffer, rows * cols * elem);
+            if (paddings[k] == CLIPT_PADDING_AUTO || paddings[k] == CLIPT_PADDING_NONE)
+                run_auto_c2r(&gpu, rows, cols, elem, &o);
+        }
+    clipt_context_release(gpu.ctx);
+}
+
+/* On the H100's profile: what keeps the sequences. */
+static void test_tpds_kept(void **state)
+{
+    /* a common factor (C2R's third pass never won), columns past 12288
+     * bytes, the limit's first column over (3073 x 4, 1537 x 8), single
+     * rows and columns (nothing moves) */
+    static const size_t shapes[][3] = {{1200, 1500, 4}, {96, 100, 8},  {4000, 1001, 4},
+                                       {3073, 1024, 4}, {1537, 1024, 8}, {1, 997, 4},
+                                       {997, 1, 8},     {800, 17, 16}};
+    test_env *env = TEST_ENV(state);
+    clipt_context c = test_context_gpu_like(env, H100);
+    clipt_plan_options o = options(CLIPT_PADDING_AUTO);
+    for (size_t i = 0; i < COUNT(shapes); i++)
+        for (size_t k = 0; k < COUNT(paddings); k++) {
+            o = options(paddings[k]);
+            assert_int_equal(algorithm_of(c, shapes[i][0], shapes[i][1], shapes[i][2], &o, NULL),
+                             CLIPT_ALGORITHM_TPDS);
+        }
+    /* the same C2R shape with the TPDS plan asked for in any way */
+    for (int way = 0; way < 5; way++) {
+        o = options(CLIPT_PADDING_AUTO);
+        if (way == 0)
+            o.algorithm = CLIPT_ALGORITHM_TPDS;
+        else if (way == 1)
+            o.sequence = CLIPT_SEQUENCE_3_1;
+        else if (way == 2)
+            o.tile_m = 11;
+        else if (way == 3)
+            o.tile_rule = CLIPT_TILE_RULE_ALG5;
+        else
+            assert_status(clipt_plan_options_set_tuning(&o, "c2r_column_bytes", 1),
+                          CLIPT_SUCCESS);
+        assert_int_equal(algorithm_of(c, 1111, 2003, 4, &o, NULL), CLIPT_ALGORITHM_TPDS);
+    }
+    /* forced TPDS, exact */
+    {
+        test_env gpu = *env;
+        size_t mismatch = 0;
+        gpu.ctx = c;
+        o = options(CLIPT_PADDING_NONE);
+        o.algorithm = CLIPT_ALGORITHM_TPDS;
+        assert_status(test_run_transpose(&gpu, 97, 101, 8, 0, &o, &mismatch, NULL, 0),
+                      CLIPT_SUCCESS);
+        assert_int_equal(mismatch, 0);
+    }
+    clipt_context_release(c);
+}
+
+/* The option turns C2R off (above) and on: a long-column shape with the
+ * limit raised, named in describe's tuning line. */
+static void test_option_raises_the_limit(void **state)
+{
+    test_env gpu = *TEST_ENV(state);
+    clipt_plan_options o = options(CLIPT_PADDING_AUTO);
+    clipt_plan p;
+    char text[16384];
+    gpu.ctx = test_context_gpu_like(TEST_ENV(state), H100);
+    assert_status(clipt_plan_options_set_tuning(&o, "c2r_column_bytes", 16384), CLIPT_SUCCESS);
+    assert_status(clipt_plan_create(gpu.ctx, 3073, 1024, 4, &o, &p), CLIPT_SUCCESS);
+    assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
+    clipt_plan_release(p);
+    if (!strstr(text, "columns of 12292 bytes, at most c2r_column_bytes=16384): 2 passes") ||
+        !strstr(text, "[option c2r_column_bytes=16384]"))
+        fail_msg("3073 x 1024 with c2r_column_bytes=16384:\n%s", text);
+    clipt_context_release(gpu.ctx);
+}
+
+/* Batches and the passes of N-D permutations keep their choice; a 2-D
+ * permutation is clipt_plan_create's plan, C2R's here. */
+static void test_batches_and_permutations(void **state)
+{
+    static const size_t batch[3] = {3, 97, 101}, two[2] = {97, 101};
+    static const size_t three[3] = {97, 5, 101};
+    static const unsigned swap[3] = {0, 2, 1}, flip[2] = {1, 0}, reverse[3] = {2, 1, 0};
+    test_env gpu = *TEST_ENV(state);
+    const clipt_device_profile *profile;
+    clipt_plan_options o = options(CLIPT_PADDING_OFF);
+    clipt_plan_choice ch;
+    clipt_plan p;
+    size_t mismatch = 0;
+    gpu.ctx = test_context_gpu_like(TEST_ENV(state), H100);
+    profile = &gpu.ctx->profile;
+    assert_status(clipt_plan_choose_batch(profile, 1, 97, 101, 4, &o, &profile->tuning, &ch),
+                  CLIPT_SUCCESS);
+    assert_int_equal(ch.algorithm, CLIPT_ALGORITHM_C2R);
+    assert_status(clipt_plan_choose_batch(profile, 3, 97, 101, 4, &o, &profile->tuning, &ch),
+                  CLIPT_SUCCESS);
+    assert_int_equal(ch.algorithm, CLIPT_ALGORITHM_TPDS);
+    assert_status(clipt_plan_create_permute(gpu.ctx, 3, batch, swap, 4, NULL, &p),
+                  CLIPT_SUCCESS);
+    for (unsigned i = 0; i < p->nd.num_passes; i++)
+        assert_int_equal(p->pass_choice[i].algorithm, CLIPT_ALGORITHM_TPDS);
+    clipt_plan_release(p);
+    assert_status(clipt_plan_create_permute(gpu.ctx, 3, three, reverse, 4, NULL, &p),
+                  CLIPT_SUCCESS);
+    assert_true(p->nd.num_passes > 1);
+    for (unsigned i = 0; i < p->nd.num_passes; i++)
+        assert_int_equal(p->pass_choice[i].algorithm, CLIPT_ALGORITHM_TPDS);
+    clipt_plan_release(p);
+    assert_status(test_run_permute(&gpu, 3, three, reverse, 4, 0, NULL, &mismatch, NULL, 0),
+                  CLIPT_SUCCESS);
+    assert_int_equal(mismatch, 0);
+    assert_status(clipt_plan_create_permute(gpu.ctx, 2, two, flip, 8, NULL, &p), CLIPT_SUCCESS);
+    assert_int_equal(p->choice.algorithm, CLIPT_ALGORITHM_C2R);
+    clipt_plan_release(p);
+    assert_status(test_run_permute(&gpu, 2, two, flip, 8, 0, NULL, &mismatch, NULL, 0),
+                  CLIPT_SUCCESS);
+    assert_int_equal(mismatch, 0);
+    clipt_context_release(gpu.ctx);
+}
+
+/* The default (PoCL) profile, a GPU the table does not know and a GPU's
+ * local memory on the test device: c2r_column_bytes 1, and 3000 random
+ * coprime shapes with every element size and padding never choose C2R. */
+static void test_other_profiles_never(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_context contexts[3] = {env->ctx, test_context_gpu_like(env, "Some GPU", "Some Vendor"),
+                                 test_context_limited(env, 48 * 1024)};
+    uint64_t seed = 1140;
+    size_t tried = 0;
+    for (size_t c = 0; c < COUNT(contexts); c++) {
+        const clipt_device_profile *profile = &contexts[c]->profile;
+        unsigned value = 0;
+        assert_status(clipt_context_tuning(contexts[c], "c2r_column_bytes", &value),
+                      CLIPT_SUCCESS);
+        assert_int_equal(value, 1);
+        for (size_t i = 0; i < 1000; i++) {
+            const size_t rows = test_rand_range(&seed, 2, 3000);
+            const size_t cols = test_rand_range(&seed, 2, 20000);
+            const clipt_plan_options o = options(paddings[i % COUNT(paddings)]);
+            clipt_plan_choice ch;
+            if (clipt_gcd(rows, cols) != 1)
+                continue;
+            assert_status(clipt_plan_choose(profile, rows, cols, elem_sizes[i % 5], &o,
+                                            &profile->tuning, &ch),
+                          CLIPT_SUCCESS);
+            if (ch.algorithm != CLIPT_ALGORITHM_TPDS)
+                fail_msg("%s: %zu x %zu chose C2R", clipt_context_tuning_entry(contexts[c]),
+                         rows, cols);
+            tried++;
+        }
+    }
+    assert_true(tried > 1000);
+    /* and a plan made there */
+    assert_int_equal(algorithm_of(env->ctx, 97, 101, 4, NULL, NULL), CLIPT_ALGORITHM_TPDS);
+    clipt_context_release(contexts[1]);
+    clipt_context_release(contexts[2]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_coprime_short_columns),
+        cmocka_unit_test(test_tpds_kept),
+        cmocka_unit_test(test_option_raises_the_limit),
+        cmocka_unit_test(test_batches_and_permutations),
+        cmocka_unit_test(test_other_profiles_never),
+    };
+    test_apply_filter();
+    return cmocka_run_group_tests(tests, test_group_open, test_group_close);
+}
