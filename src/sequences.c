@@ -92,6 +92,14 @@ const char *clipt_sequence_name(clipt_sequence seq)
     }
 }
 
+int clipt_c2r_indexable(uint64_t rows, uint64_t cols, size_t elem)
+{
+    const uint64_t line = 128 / elem > 1 ? 128 / elem : 1;
+    return rows <= UINT32_MAX && cols <= UINT32_MAX &&
+           rows * line + (uint64_t)CLIPT_C2R_MAX_BATCH * CLIPT_C2R_GLOBAL_GROUP_SIZE <=
+               UINT32_MAX;
+}
+
 unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols,
                          clipt_stage_spec specs[CLIPT_MAX_SEQUENCE_STAGES])
 {

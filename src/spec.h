@@ -82,9 +82,15 @@ unsigned clipt_sequence_specs(clipt_sequence seq, uint64_t Mp, uint64_t m,
 unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols,
                          clipt_stage_spec specs[CLIPT_MAX_SEQUENCE_STAGES]);
 
+/* What C2R's kernels (stage_c2r.c) step past a unit's end: work-items of
+ * a global variant's work-group, and elements each loads ahead. */
+#define CLIPT_C2R_GLOBAL_GROUP_SIZE 1024
+#define CLIPT_C2R_MAX_BATCH 8
+
 /* Whether C2R's kernels can index a rows x cols matrix of elem-byte
- * elements (32-bit indices within a row or a column block;
- * stage_c2r.c). */
+ * elements (32-bit indices within a row or a column block, with a batch's
+ * steps past its end): the choice asks it before taking C2R, the stage
+ * before building it. */
 int clipt_c2r_indexable(uint64_t rows, uint64_t cols, size_t elem);
 
 /* "3.1", "2.2", ... ; "?" for unknown. */

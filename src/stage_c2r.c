@@ -49,7 +49,7 @@ static const int columns_variants[] = {COLUMNS_LOCAL, COLUMNS_GLOBAL, -1};
  * work-groups are few (their scratch slots), take larger ones to keep
  * enough loads in flight. */
 #define C2R_GROUP_SIZE 256
-#define C2R_GLOBAL_GROUP_SIZE 1024
+#define C2R_GLOBAL_GROUP_SIZE CLIPT_C2R_GLOBAL_GROUP_SIZE
 /* Scratch of the global variants: at most an eighth of the region, or
  * this many bytes (but no more than half the region) when that is more,
  * and at least one work-group's slot: with few slots a small matrix's
@@ -60,20 +60,12 @@ static const int columns_variants[] = {COLUMNS_LOCAL, COLUMNS_GLOBAL, -1};
  * where the tuning runs the CPU kernels: there a work-group's work-items
  * are a loop, and the batch's private arrays and tests made PoCL's column
  * and row passes up to 1.7x slower. */
-#define C2R_MAX_BATCH 8
+#define C2R_MAX_BATCH CLIPT_C2R_MAX_BATCH
 static int c2r_batch(const clipt_tuning *t, size_t elem)
 {
     if (clipt_tuning_loops(t))
         return 1;
     return elem > 8 ? 4 : C2R_MAX_BATCH;
-}
-
-int clipt_c2r_indexable(uint64_t rows, uint64_t cols, size_t elem)
-{
-    /* 32-bit indices within a unit, with a batch's steps past its end */
-    const uint64_t line = 128 / elem > 1 ? 128 / elem : 1;
-    return rows <= UINT32_MAX && cols <= UINT32_MAX &&
-           rows * line + (uint64_t)C2R_MAX_BATCH * C2R_GLOBAL_GROUP_SIZE <= UINT32_MAX;
 }
 
 static int is_rows(const clipt_stage_spec *sp) { return sp->op == CLIPT_OP_SHUFFLE_ROWS; }
