@@ -196,87 +196,53 @@ static int use_walk(void)
 }
 
 /* Lists the cycles and picks the shortest segment length the memory rule
- * allows, with the counts it gives.  The counts come from the cycle
- * classes, so a segment length that leaves the tables too large (short
- * cycles make them larger than the estimate) is doubled without cutting
- * anything. */
+ * allows.  The counts come from the cycle classes, so a segment length
+ * that leaves the tables too large (short cycles make them larger than the
+ * estimate) is doubled without cutting anything. */
 static clipt_status choose_cut(const clipt_stage_spec *sp, size_t elem, clipt_cycle_list *list,
-                               unsigned *seg_len, uint64_t *segments, uint64_t *saved)
+                               unsigned *seg_len)
 {
     const uint64_t budget = table_budget(sp, elem);
+    uint64_t segments, saved;
     clipt_status status;
     *seg_len = first_seg_len(sp, elem, budget);
     status = clipt_cycle_list_find(sp->a, sp->b, CLIPT_MAX_CYCLES, list);
     if (status != CLIPT_SUCCESS)
         return status;
     for (;;) {
-        clipt_cycle_list_count(list, *seg_len, segments, saved);
-        if (*segments > budget / 16 || table_bytes(sp, elem, *segments, *saved) <= budget ||
+        clipt_cycle_list_count(list, *seg_len, &segments, &saved);
+        if (segments > budget / 16 || table_bytes(sp, elem, segments, saved) <= budget ||
             *seg_len >= (1u << 16))
             break;
         *seg_len *= 2;
     }
     /* as the walk decided: too many segments at any length tried is too
      * many short cycles (the flag-based kernel takes the stage) */
-    if (*segments > budget / 16) {
+    if (segments > budget / 16) {
         clipt_cycle_list_free(list);
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     }
     return CLIPT_SUCCESS;
 }
 
-/* Whether the device cuts the table from the cycle records: when they are
- * fewer bytes than the table (cycles of several segments) and fit the
- * memory rule beside it.  Else the host cuts and writes the table itself
- * (cycles of one segment each, where the records would only copy it), so
- * the tables never take more than the rule allows. */
-static int cut_by_device(const clipt_stage_spec *sp, size_t elem, uint64_t cycles,
-                         uint64_t segments, uint64_t saved)
-{
-    const uint64_t records = cycles * CLIPT_CYCLE_RECORD_BYTES;
-    return records < segments * CLIPT_SEGMENT_BYTES &&
-           table_bytes(sp, elem, segments, saved) + records <= table_budget(sp, elem);
-}
-
-/* A table cut on the host (segs, their block now the stage's) for the
- * first run to write whole. */
-static void host_table(clipt_segments_state *g, clipt_segments *segs, unsigned seg_len)
-{
-    g->len = seg_len;
-    g->count = segs->count;
-    g->saved = segs->saved;
-    g->cycles = 0;
-    g->host = segs->start; /* the block (cycles.h) */
-    g->host_bytes = segs->count * CLIPT_SEGMENT_BYTES;
-}
-
-/* The host's part of the table from the listed cycles: their records, for
- * the device to cut, or the table itself when that is no larger. */
-static clipt_status listed_table(const clipt_stage_spec *sp, size_t elem,
-                                 clipt_segments_state *g)
+/* The host's part of a table cut on the device: the cycle records. */
+static clipt_status records_for_device(const clipt_stage_spec *sp, size_t elem,
+                                       clipt_segments_state *g)
 {
     clipt_cycle_list list;
-    clipt_segments segs;
     cl_ulong *records = NULL;
     unsigned seg_len = 0;
-    uint64_t segments = 0, saved = 0;
-    clipt_status status = choose_cut(sp, elem, &list, &seg_len, &segments, &saved);
+    clipt_status status = choose_cut(sp, elem, &list, &seg_len);
     if (status != CLIPT_SUCCESS)
         return status;
-    if (!cut_by_device(sp, elem, list.count, segments, saved)) {
-        status = clipt_cycle_list_cut(&list, seg_len, (size_t)segments, &segs);
-        if (status == CLIPT_SUCCESS)
-            host_table(g, &segs, seg_len);
-    } else {
-        status = clipt_cycle_list_records(&list, seg_len, &records, &g->count, &g->saved);
-        if (status == CLIPT_SUCCESS) {
-            g->len = seg_len;
-            g->cycles = list.count;
-            g->leap = clipt_cycle_step(&list, seg_len);
-            g->n_mod = list.N;
-            g->host = records;
-            g->host_bytes = g->cycles * CLIPT_CYCLE_RECORD_BYTES;
-        }
+    status = clipt_cycle_list_records(&list, seg_len, &records, &g->count, &g->saved);
+    if (status == CLIPT_SUCCESS) {
+        g->len = seg_len;
+        g->cycles = list.count;
+        g->leap = clipt_cycle_step(&list, seg_len);
+        g->n_mod = list.N;
+        g->host = records;
+        g->host_bytes = g->cycles * CLIPT_CYCLE_RECORD_BYTES;
     }
     clipt_cycle_list_free(&list);
     return status;
@@ -289,9 +255,15 @@ static clipt_status walked_table(const clipt_stage_spec *sp, size_t elem,
     clipt_segments segs;
     unsigned seg_len = 0;
     clipt_status status = cut_by_walk(sp, elem, &segs, &seg_len);
-    if (status == CLIPT_SUCCESS)
-        host_table(g, &segs, seg_len);
-    return status;
+    if (status != CLIPT_SUCCESS)
+        return status;
+    g->len = seg_len;
+    g->count = segs.count;
+    g->saved = segs.saved;
+    g->cycles = 0;
+    g->host = segs.start; /* the block (cycles.h) */
+    g->host_bytes = segs.count * CLIPT_SEGMENT_BYTES;
+    return CLIPT_SUCCESS;
 }
 
 /* What the stage's table holds, as the pool names it: the segments depend
@@ -321,7 +293,7 @@ static clipt_status make_table(clipt_context c, const clipt_stage_spec *sp, size
         g->cycles = (size_t)value[3];
         return CLIPT_SUCCESS;
     }
-    status = use_walk() ? walked_table(sp, elem, g) : listed_table(sp, elem, g);
+    status = use_walk() ? walked_table(sp, elem, g) : records_for_device(sp, elem, g);
     if (status == CLIPT_SUCCESS && g->cycles)
         status = take_table(c, g->cycles * CLIPT_CYCLE_RECORD_BYTES, CL_MEM_READ_ONLY,
                             &g->records);
