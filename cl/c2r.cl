@@ -44,21 +44,40 @@
  * diagonal moves to the reads from the matrix, whose sectors the
  * work-group reads again for the next rows, from the caches).
  *
+ * R2C, the inverse decomposition, undoes these passes in reverse order on
+ * the cols x rows view of a rows x cols matrix (its transpose is what C2R
+ * of that view would take apart): the column unshuffle gathers with the
+ * inverse of step 3's index (a row permutation after a rotation, both
+ * inverted), the row unshuffle with step 2's scatter index as its gather
+ * (and the gather index as its scatter where part of the row is in
+ * registers), the unrotation rotates down by floor(j / b) (the streamed
+ * rotation of the rows counted from the bottom).  So its column passes run
+ * along the matrix's rows: short for a tall matrix, as C2R's are for a
+ * wide one.
+ *
  * No flags, no atomics, no waiting for other work-groups: correct in any
  * schedule.  Each unit is read once and written once (the global variants
  * also write and read their scratch slot once).
  *
  * Build options (each has a default so the file compiles alone):
  *   ELEM_TYPE   the element type moved (clipt_kernel.h);
- *   C2R_BATCH   elements a work-item loads before it stores (1..16).
+ *   C2R_BATCH   elements a work-item loads before it stores (1..16);
+ *   C2R_INVERSE 1 for R2C's passes, 0 for C2R's.
  */
 #include "clipt_kernel.h"
 
 #ifndef C2R_BATCH
 #define C2R_BATCH 8
 #endif
+#ifndef C2R_INVERSE
+#define C2R_INVERSE 0
+#endif
 
-/* What the column kernels do (argument `kind`). */
+/* What the column kernels do (argument `kind`): the rotation or the
+ * shuffle, of C2R, or with C2R_INVERSE their inverses, R2C's.  The
+ * direction is a build option, not an argument: with both directions'
+ * index functions in one kernel the C2R kernels ran 2-25 % slower on an
+ * H100 (more registers), so a plan builds the direction it runs. */
 #define C2R_ROTATE 0u
 #define C2R_SHUFFLE 1u
 
@@ -115,21 +134,6 @@ static inline uint c2r_row_destination(uint i, uint j, const c2r_divisors *d,
     return c2r_wrap(c2r_mod(u, div_cols) + jm, cols);
 }
 
-/* Column passes, gather form: the row of column j that lands in row i
- * (cols_mod_rows = cols mod rows). */
-static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_rows,
-                                     const c2r_divisors *d)
-{
-    const uint rows = d->rows.w;
-    if (kind == C2R_ROTATE)
-        return c2r_wrap(i + udiv(j, d->b), rows);
-    /* (j + i*N - floor(i / a)) mod M, with floor(i / a) < g <= M: in 32 bits
-     * when every term stays below 2^32 */
-    if (rows < 65536u)
-        return c2r_mod(i * cols_mod_rows + c2r_mod(j, d->rows) + rows - udiv(i, d->a), d->rows);
-    return (uint)(((ulong)i * cols_mod_rows + j + rows - udiv(i, d->a)) % rows);
-}
-
 /* (x + y) mod rows and (x - y) mod rows, for x < rows and any y (y is a
  * column of a block: below rows but where a block is wider than the
  * matrix is tall). */
@@ -143,6 +147,58 @@ static inline uint c2r_sub_mod(uint x, uint y, const c2r_divisors *d)
 {
     const uint rows = d->rows.w;
     return c2r_wrap(x + rows - (y < rows ? y : c2r_mod(y, d->rows)), rows);
+}
+
+#if C2R_INVERSE
+/* The inverse of the column shuffle's row permutation q(i) = (i*N -
+ * floor(i/a)) mod M (the shuffle's index is q(i) + j): with i = k*a + y
+ * (k < g, y < a), q(i) = g*(y*b mod a) - k, wrapped to M - k when y*b mod
+ * a = 0 < k.  So for x = q(i): ceil(x / g) = y*b mod a (mod a), and
+ * (-x) mod g = k; y follows with b_inv = b^-1 mod a. */
+static inline uint c2r_unpermute(uint x, uint b_inv, const c2r_divisors *d)
+{
+    const uint g = d->g.w, a = d->a.w;
+    const uint up = udiv(x + g - 1, d->g);             /* ceil(x / g) <= a */
+    const uint k = c2r_wrap(g - (x - udiv(x, d->g) * g), g);
+    const uint u = up >= a ? up - a : up;
+    /* u * b_inv < a^2: 32 bits when a < 2^16 */
+    const uint y = a < 65536u ? c2r_mod(u * b_inv, d->a) : (uint)(((ulong)u * b_inv) % a);
+    return k * a + y;
+}
+#endif
+
+/* Row passes: the column of row i that lands in column k (gather) and
+ * the column that element k of row i goes to (scatter); the unshuffle
+ * swaps them (rows_mod_cols = rows mod cols, div_cols divides by cols). */
+#if C2R_INVERSE
+#define C2R_ROW_GATHER(i, i_mod_g, k) c2r_row_destination(i, k, &d, rows_mod_cols, div_cols)
+#define C2R_ROW_SCATTER(i, i_mod_g, k) c2r_row_source(i, i_mod_g, k, &d, a_inv)
+#else
+#define C2R_ROW_GATHER(i, i_mod_g, k) c2r_row_source(i, i_mod_g, k, &d, a_inv)
+#define C2R_ROW_SCATTER(i, i_mod_g, k) c2r_row_destination(i, k, &d, rows_mod_cols, div_cols)
+#endif
+
+/* Column passes, gather form: the row of column j that lands in row i
+ * (cols_mod_rows = cols mod rows; b_inv for the unshuffle). */
+static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_rows,
+                                     uint b_inv, const c2r_divisors *d)
+{
+#if C2R_INVERSE
+    (void)cols_mod_rows;
+    if (kind == C2R_ROTATE)
+        return c2r_sub_mod(i, udiv(j, d->b), d);
+    return c2r_unpermute(c2r_sub_mod(i, j, d), b_inv, d);
+#else
+    const uint rows = d->rows.w;
+    (void)b_inv;
+    if (kind == C2R_ROTATE)
+        return c2r_wrap(i + udiv(j, d->b), rows);
+    /* (j + i*N - floor(i / a)) mod M, with floor(i / a) < g <= M: in 32 bits
+     * when every term stays below 2^32 */
+    if (rows < 65536u)
+        return c2r_mod(i * cols_mod_rows + c2r_mod(j, d->rows) + rows - udiv(i, d->a), d->rows);
+    return (uint)(((ulong)i * cols_mod_rows + j + rows - udiv(i, d->a)) % rows);
+#endif
 }
 
 /* The indices k < count of one step of C2R_BATCH elements (from k0, one
@@ -172,13 +228,16 @@ static inline uint c2r_sub_mod(uint x, uint y, const c2r_divisors *d)
     const uint lsz = (uint)get_local_size(0);                                  \
     const c2r_divisors d = {div_g, div_b, div_rows, div_a, div_width};         \
     const ulong units = instances * rows;                                      \
+    const uint rows_mod_cols = rows % cols;                                    \
     for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) { \
         __global elem_t *row = buf + offset + unit * cols;                     \
         const uint i = (uint)(unit % rows);                                    \
         const uint i_mod_g = i % div_g.w;                                      \
+        (void)i_mod_g; /* not the unshuffle's */                               \
+        (void)rows_mod_cols; /* nor the shuffle's */                           \
         C2R_BATCHED(cols, v[b] = row[k];, TMP_STORE(k, v[b]);)                 \
         barrier(FENCE);                                                        \
-        C2R_BATCHED(cols, v[b] = TMP_LOAD(c2r_row_source(i, i_mod_g, k, &d, a_inv));, \
+        C2R_BATCHED(cols, v[b] = TMP_LOAD(C2R_ROW_GATHER(i, i_mod_g, k));, \
                     row[k] = v[b];)                                            \
         barrier(FENCE);                                                        \
     }
@@ -195,7 +254,8 @@ static inline uint c2r_sub_mod(uint x, uint y, const c2r_divisors *d)
     const uint blocks = (cols + width - 1) / width;                            \
     const ulong units = instances * blocks;                                    \
     const uint cols_mod_rows = cols % rows;                                    \
-    const uint skewed = (SKEW) && kind == C2R_SHUFFLE;                         \
+    /* the unshuffle's sources are no diagonal: no skew */                    \
+    const uint skewed = (SKEW) && kind == C2R_SHUFFLE && !C2R_INVERSE;         \
     for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) { \
         const ulong inst = unit / blocks;                                      \
         const uint j0 = (uint)(unit - inst * blocks) * width;                  \
@@ -211,7 +271,7 @@ static inline uint c2r_sub_mod(uint x, uint y, const c2r_divisors *d)
         barrier(FENCE);                                                        \
         C2R_BATCHED(count,                                                     \
                     const uint i = udiv(k, div_w); const uint jj = k - i * w;  \
-                    uint src = c2r_column_source(kind, i, j0 + jj, cols_mod_rows, &d); \
+                    uint src = c2r_column_source(kind, i, j0 + jj, cols_mod_rows, a_inv, &d); \
                     if (skewed) src = c2r_sub_mod(src, jj, &d);               \
                     v[b] = TMP_LOAD(src * w + jj);,                            \
                     const uint i = udiv(k, div_w);                             \
@@ -221,12 +281,15 @@ static inline uint c2r_sub_mod(uint x, uint y, const c2r_divisors *d)
 
 /* The signature every kernel shares; the local variants end with the
  * unit's __local temporary, the global ones with `in_local`, that
- * temporary (its first in_local elements) and the plan's scratch. */
+ * temporary (its first in_local elements) and the plan's scratch.  a_inv
+ * is a^-1 mod b for the row passes and b^-1 mod a for the column
+ * unshuffle; the divisors are of g = gcd(rows, cols), b = cols / g, rows,
+ * a = rows / g, a block's width and the last block's, and cols. */
 #define C2R_KERNEL(name)                                                       \
     __kernel void name(__global elem_t *buf, ulong offset, ulong instances,    \
                        uint rows, uint cols, uint a_inv, uint kind, uint4 div_g, \
                        uint4 div_b, uint4 div_rows, uint4 div_a, uint4 div_width, \
-                       uint4 div_last,
+                       uint4 div_last, uint4 div_cols,
 
 #define C2R_LOCAL_LOAD(k) tmp[k]
 #define C2R_LOCAL_STORE(k, x) tmp[k] = (x)
@@ -238,7 +301,7 @@ static inline uint c2r_sub_mod(uint x, uint y, const c2r_divisors *d)
         slot[(k) - in_local] = (x)
 #define C2R_FENCE_BOTH (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 
-/* Row shuffle with the row in local memory (cols elements). */
+/* Row shuffle or unshuffle with the row in local memory (cols elements). */
 C2R_KERNEL(c2r_rows_local) __local elem_t *tmp)
 {
     (void)kind;
@@ -257,12 +320,12 @@ C2R_KERNEL(c2r_rows_global) uint in_local, __local elem_t *tmp,
     C2R_ROWS_BODY(C2R_SPLIT_LOAD, C2R_SPLIT_STORE, C2R_FENCE_BOTH)
 }
 
-/* Row shuffle with the row's first in_local elements in local memory and
- * the rest (at most lsz * C2R_BATCH) in registers, element in_local + lid
- * + b*lsz in kept[b]: the outputs whose source local memory holds are
- * gathered from it, the registers are scattered to their columns
- * (c2r_row_destination), so that no scratch is read or written. */
-C2R_KERNEL(c2r_rows_regs) uint in_local, uint4 div_cols, __local elem_t *tmp)
+/* Row shuffle or unshuffle with the row's first in_local elements in
+ * local memory and the rest (at most lsz * C2R_BATCH) in registers,
+ * element in_local + lid + b*lsz in kept[b]: the outputs whose source
+ * local memory holds are gathered from it, the registers are scattered to
+ * their columns, so that no scratch is read or written. */
+C2R_KERNEL(c2r_rows_regs) uint in_local, __local elem_t *tmp)
 {
     const uint lid = (uint)get_local_id(0);
     const uint lsz = (uint)get_local_size(0);
@@ -283,24 +346,23 @@ C2R_KERNEL(c2r_rows_regs) uint in_local, uint4 div_cols, __local elem_t *tmp)
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         for (uint k = lid; k < cols; k += lsz) {
-            const uint src = c2r_row_source(i, i_mod_g, k, &d, a_inv);
+            const uint src = C2R_ROW_GATHER(i, i_mod_g, k);
             if (src < in_local)
                 row[k] = tmp[src];
         }
         {
             const uint k0 = in_local + lid;
-            C2R_EACH(cols, row[c2r_row_destination(i, k, &d, rows_mod_cols, div_cols)] =
-                               kept[b];)
+            C2R_EACH(cols, row[C2R_ROW_SCATTER(i, i_mod_g, k)] = kept[b];)
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
 }
 
-/* Column rotation (kind 0) or column shuffle (kind 1) with a block of
- * rows x width elements in local memory. */
+/* A column pass (rotation or shuffle: kind; or their inverses) with a block
+ * of rows x width elements in local memory. */
 C2R_KERNEL(c2r_columns_local) __local elem_t *tmp)
 {
-    (void)a_inv;
+    (void)div_cols;
     C2R_COLUMNS_BODY(C2R_LOCAL_LOAD, C2R_LOCAL_STORE, CLK_LOCAL_MEM_FENCE, 0)
 }
 
@@ -312,17 +374,19 @@ C2R_KERNEL(c2r_columns_global) uint in_local, __local elem_t *tmp,
 {
     __global elem_t *slot =
         scratch + (ulong)clipt_group_id() * (rows * (ulong)div_width.w - in_local);
-    (void)a_inv;
+    (void)div_cols;
     C2R_COLUMNS_BODY(C2R_SPLIT_LOAD, C2R_SPLIT_STORE, C2R_FENCE_BOTH, 1)
 }
 
-/* Column rotation (kind 0) streamed, a strip of width columns per unit
- * (the last of a matrix may be narrower: div_last): row i of column j
- * takes row (i + floor(j / b)) of the same column, a shift below g.  Steps
- * of lsz * C2R_BATCH elements in row-major order over the strip: a step's
- * loads come from rows at or below its own, which no earlier step wrote;
+/* Column rotation streamed, a strip of width columns per unit (the last
+ * of a matrix may be narrower: div_last): row i of column j takes row
+ * (i + floor(j / b)) of the same column, a shift below g.  Steps of lsz *
+ * C2R_BATCH elements in row-major order over the strip: a step's loads
+ * come from rows at or below its own, which no earlier step wrote;
  * sources past the last row wrap to the first g - 1 rows, kept in tmp
- * ((g - 1) x w) before the first store. */
+ * ((g - 1) x w) before the first store.  The unrotation (C2R_INVERSE)
+ * is the same with the rows counted from the bottom: row i
+ * from the bottom takes row i + floor(j / b) from the bottom. */
 C2R_KERNEL(c2r_rotate_stream) __local elem_t *tmp)
 {
     const uint lid = (uint)get_local_id(0);
@@ -331,9 +395,13 @@ C2R_KERNEL(c2r_rotate_stream) __local elem_t *tmp)
     const uint blocks = (cols + width - 1) / width;
     const ulong units = instances * blocks;
     const uint kept = div_g.w - 1;
+    /* row i counted from the top, or from the bottom: at(i) * cols */
+    const uint flip = C2R_INVERSE;
+#define C2R_AT(i) ((ulong)(flip ? rows - 1u - (i) : (i)) * cols)
     (void)a_inv;
     (void)kind;
     (void)div_a;
+    (void)div_cols;
     for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
         const ulong inst = unit / blocks;
         const uint j0 = (uint)(unit - inst * blocks) * width;
@@ -343,7 +411,7 @@ C2R_KERNEL(c2r_rotate_stream) __local elem_t *tmp)
         __global elem_t *base = buf + offset + inst * rows * (ulong)cols + j0;
         for (uint k = lid; k < kept * w; k += lsz) {
             const uint r = udiv(k, div_w);
-            tmp[k] = base[(ulong)r * cols + (k - r * w)];
+            tmp[k] = base[C2R_AT(r) + (k - r * w)];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint s0 = 0; s0 < count; s0 += lsz * C2R_BATCH) {
@@ -351,12 +419,13 @@ C2R_KERNEL(c2r_rotate_stream) __local elem_t *tmp)
             elem_t v[C2R_BATCH];
             C2R_EACH(count, const uint i = udiv(k, div_w); const uint jj = k - i * w;
                      const uint src = i + udiv(j0 + jj, div_b);
-                     v[b] = src < rows ? base[(ulong)src * cols + jj]
+                     v[b] = src < rows ? base[C2R_AT(src) + jj]
                                        : tmp[(src - rows) * w + jj];)
             barrier(CLK_GLOBAL_MEM_FENCE);
             C2R_EACH(count, const uint i = udiv(k, div_w);
-                     base[(ulong)i * cols + (k - i * w)] = v[b];)
+                     base[C2R_AT(i) + (k - i * w)] = v[b];)
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#undef C2R_AT
 }

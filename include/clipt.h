@@ -288,22 +288,27 @@ typedef enum clipt_sequence {
     CLIPT_SEQUENCE_4_3 = 43   /* 0100!, (1000! fused with 0010!), 0100! */
 } clipt_sequence;
 
-/** Algorithm family of a plan.  AUTO lets the plan choose: C2R for a
- *  single 2-D matrix (not a batch, not an N-D pass) whose sides are coprime
- *  and whose columns, rows * elem_size bytes, are at most the tuning's
- *  c2r_column_bytes (by default 1: never; measured entries such as the
- *  H100's set it where C2R was faster), when no sequence or tile is forced;
- *  else the TPDS sequences.  C2R (Catanzaro, Keller and Garland, PPoPP 2014)
- *  permutes only inside rows and columns: a column rotation (when
- *  gcd(rows, cols) > 1), a row shuffle and a column shuffle; it never pads,
- *  needs no room and ignores the sequence, tile and padding options (a
- *  forced sequence or tile with C2R is CLIPT_ERROR_INCOMPATIBLE_OPTIONS);
- *  its scratch is O(max(rows, cols)) elements per work-group that does not
- *  find room for a row or a column block in local memory. */
+/** Algorithm family of a plan.  AUTO lets the plan choose: for a single
+ *  2-D matrix (not a batch, not an N-D pass) whose sides are coprime, when
+ *  no sequence or tile is forced, C2R if its columns (rows * elem_size
+ *  bytes) are at most the tuning's c2r_column_bytes, else R2C if its rows
+ *  (cols * elem_size bytes) are (by default 1: never; measured entries such
+ *  as the H100's set it where they were faster); else the TPDS sequences.
+ *  C2R (Catanzaro, Keller and Garland, PPoPP 2014) permutes only inside
+ *  rows and columns: a column rotation (when gcd(rows, cols) > 1), a row
+ *  shuffle and a column shuffle.  R2C is its inverse run on the cols x
+ *  rows view: the same kinds of passes in reverse order, whose column
+ *  passes run along the matrix's rows (short for a tall matrix, as C2R's
+ *  are for a wide one).  Both never pad, need no room and ignore the
+ *  padding option (a forced sequence or tile with either is
+ *  CLIPT_ERROR_INCOMPATIBLE_OPTIONS); their scratch is O(max(rows, cols))
+ *  elements per work-group that does not find room for a row or a column
+ *  block in local memory. */
 typedef enum clipt_algorithm {
     CLIPT_ALGORITHM_AUTO = 0,
     CLIPT_ALGORITHM_TPDS = 1, /* the sequences of elementary transpositions */
-    CLIPT_ALGORITHM_C2R = 2   /* the C2R decomposition: 2 or 3 passes        */
+    CLIPT_ALGORITHM_C2R = 2,  /* the C2R decomposition: 2 or 3 passes        */
+    CLIPT_ALGORITHM_R2C = 3   /* its inverse on the cols x rows view: 2 or 3 */
 } clipt_algorithm;
 
 /** Whether the plan may pad the matrix with extra rows/columns to obtain
@@ -376,7 +381,8 @@ typedef struct clipt_plan_options {
     unsigned c2r_column_bytes;/* automatic algorithm: C2R for a single     */
                               /* matrix with coprime sides whose columns  */
                               /* (rows * elem_size) are at most this many */
-                              /* bytes; 1 = never (TPDS)                  */
+                              /* bytes, else R2C if its rows (cols *      */
+                              /* elem_size) are; 1 = never (TPDS)         */
     /* Cost model values (predicted stage times, the plan's choice among
      * candidate sequences and tiles); 0 = the device's entry.  Efficiencies
      * and shares in thousandths (permille): efficiencies up to 4000,
@@ -502,7 +508,7 @@ CLIPT_API size_t clipt_plan_buffer_size(clipt_plan p);
 CLIPT_API size_t clipt_plan_scratch_size(clipt_plan p);
 
 /** Writes a human-readable description of the plan into buf: shape, element
- *  size, sequence (for C2R: the algorithm and its number of passes), m, n, padded shape, scratch bytes, tuning entry (with any
+ *  size, sequence (for C2R and R2C: the algorithm and its number of passes), m, n, padded shape, scratch bytes, tuning entry (with any
  *  tuning values the options replaced), the cost model's predicted time
  *  ("predicted: X ms (model ...)"), and one
  *  line per stage with its kernel and launch sizes.  Same buffer rules as
@@ -530,7 +536,12 @@ typedef enum clipt_stage_op {
      * (a = rows, b = cols, s = 1): */
     CLIPT_OP_ROTATE_COLUMNS = 5,  /* column j rotated by floor(j / (b/gcd)) */
     CLIPT_OP_SHUFFLE_ROWS = 6,    /* every row permuted on its own         */
-    CLIPT_OP_SHUFFLE_COLUMNS = 7  /* every column permuted on its own      */
+    CLIPT_OP_SHUFFLE_COLUMNS = 7, /* every column permuted on its own      */
+    /* R2C's passes, the inverses of those three, over the cols x rows view
+     * (a = cols, b = rows of the matrix): */
+    CLIPT_OP_UNSHUFFLE_COLUMNS = 8, /* undoes SHUFFLE_COLUMNS                */
+    CLIPT_OP_UNSHUFFLE_ROWS = 9,    /* undoes SHUFFLE_ROWS                   */
+    CLIPT_OP_UNROTATE_COLUMNS = 10  /* undoes ROTATE_COLUMNS                 */
 } clipt_stage_op;
 
 /** How a stage is computed: the kernel family (one file under cl/). */
@@ -596,7 +607,7 @@ typedef struct clipt_plan_info {
     double predicted_seconds; /* the cost model's time for one run (device
                                  time, from the tuning entry's model_*
                                  values; 0 when nothing moves)            */
-    clipt_algorithm algorithm; /* TPDS or C2R (never AUTO)                  */
+    clipt_algorithm algorithm; /* TPDS, C2R or R2C (never AUTO)            */
     /* The array as given to clipt_plan_create_permute (clipt_plan_create:
      * ndim 2, dims {rows, cols}, perm {1, 0}) and the number of passes.  rows and cols above are then the 2-D transposition the plan
      * runs when it is one (num_passes 1, A = D = 1), else the number of

@@ -319,20 +319,34 @@ static int forced_padding(size_t dim, size_t f, int vector, const clipt_plan_opt
     return 1;
 }
 
-/* The automatic plan's C2R: a single matrix (not a batch: the rule was
- * measured on single matrices) with coprime sides, so that C2R needs no
- * column rotation (its two passes beat the TPDS plan on an H100; with the
- * rotation's third pass it never did), and columns of at most
+/* The automatic plan's C2R or R2C: a single matrix (not a batch: the rule
+ * was measured on single matrices) with coprime sides, so that they need
+ * no column rotation (C2R's two passes beat the TPDS plan on an H100; with
+ * the rotation's third pass it never did), and column passes over at most
  * tuning.c2r_column_bytes (the column pass grows costly with their length:
- * 4-12 copies' time beyond ~11 KB on the H100).  Only when nothing of the
- * TPDS plan (algorithm, sequence, tiles, tile rule) is forced. */
-static int c2r_chosen(size_t batch, size_t rows, size_t cols, size_t elem,
-                      const clipt_plan_options *o, const clipt_tuning *t)
+ * 4-12 copies' time beyond ~11 KB on the H100): C2R's run along the
+ * matrix's columns, R2C's along its rows.  Only when nothing of the TPDS
+ * plan (algorithm, sequence, tiles, tile rule) is forced.  Returns the
+ * algorithm, TPDS for none. */
+static clipt_algorithm c2r_chosen(size_t batch, size_t rows, size_t cols, size_t elem,
+                                  const clipt_plan_options *o, const clipt_tuning *t)
 {
-    return o->algorithm == CLIPT_ALGORITHM_AUTO && o->sequence == CLIPT_SEQUENCE_AUTO &&
-           o->tile_rule == CLIPT_TILE_RULE_AUTO && !o->tile_m && !o->tile_n && batch == 1 &&
-           rows > 1 && cols > 1 && clipt_gcd(rows, cols) == 1 &&
-           rows <= t->c2r_column_bytes / elem && clipt_c2r_indexable(rows, cols, elem);
+    const size_t most = t->c2r_column_bytes / elem;
+    if (o->algorithm != CLIPT_ALGORITHM_AUTO || o->sequence != CLIPT_SEQUENCE_AUTO ||
+        o->tile_rule != CLIPT_TILE_RULE_AUTO || o->tile_m || o->tile_n || batch != 1 ||
+        rows < 2 || cols < 2 || clipt_gcd(rows, cols) != 1)
+        return CLIPT_ALGORITHM_TPDS;
+    if (rows <= most && clipt_c2r_indexable(rows, cols, elem))
+        return CLIPT_ALGORITHM_C2R;
+    if (cols <= most && clipt_c2r_indexable(cols, rows, elem))
+        return CLIPT_ALGORITHM_R2C;
+    return CLIPT_ALGORITHM_TPDS;
+}
+
+/* Whether the plan runs Catanzaro et al.'s decomposition, either way. */
+static int is_c2r_family(clipt_algorithm a)
+{
+    return a == CLIPT_ALGORITHM_C2R || a == CLIPT_ALGORITHM_R2C;
 }
 
 static clipt_status choose_staged(const clipt_device_profile *profile, size_t batch,
@@ -345,16 +359,24 @@ static clipt_status choose_staged(const clipt_device_profile *profile, size_t ba
     ch->prows = rows;
     ch->pcols = cols;
     ch->algorithm = CLIPT_ALGORITHM_TPDS;
-    if (o->algorithm == CLIPT_ALGORITHM_C2R || c2r_chosen(batch, rows, cols, elem, o, t)) {
+    const clipt_algorithm chosen = is_c2r_family(o->algorithm)
+                                       ? o->algorithm
+                                       : c2r_chosen(batch, rows, cols, elem, o, t);
+    if (is_c2r_family(chosen)) {
         /* permutations inside rows and columns: no tiles, no padding */
         if (o->sequence != CLIPT_SEQUENCE_AUTO || o->tile_m || o->tile_n)
             return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
-        ch->algorithm = CLIPT_ALGORITHM_C2R;
+        ch->algorithm = chosen;
         ch->m = ch->n = 1;
-        ch->why = o->algorithm == CLIPT_ALGORITHM_C2R
-                      ? "C2R decomposition (forced): no tiles"
-                      : "C2R decomposition (automatic): coprime sides, columns of at most "
-                        "the tuning's c2r_column_bytes; no tiles";
+        if (o->algorithm == chosen)
+            ch->why = chosen == CLIPT_ALGORITHM_C2R ? "C2R decomposition (forced): no tiles"
+                                                    : "R2C decomposition (forced): no tiles";
+        else
+            ch->why = chosen == CLIPT_ALGORITHM_C2R
+                          ? "C2R decomposition (automatic): coprime sides, columns of at "
+                            "most the tuning's c2r_column_bytes; no tiles"
+                          : "R2C decomposition (automatic): coprime sides, rows of at most "
+                            "the tuning's c2r_column_bytes; no tiles";
         return CLIPT_SUCCESS;
     }
     if (!forced_padding(rows, o->tile_m, rows == 1 || cols == 1, o, &ch->prows) ||
@@ -462,7 +484,7 @@ static clipt_status choose_exact_size(const clipt_device_profile *profile, size_
     as.padding = CLIPT_PADDING_OFF;
     if ((status = choose_staged(profile, 1, rows, cols, elem, &as, t, ch)) != CLIPT_SUCCESS ||
         o->tile_m || o->tile_n || rows == 1 || cols == 1 ||
-        ch->algorithm == CLIPT_ALGORITHM_C2R) /* C2R never pads */
+        is_c2r_family(ch->algorithm)) /* C2R and R2C never pad */
         return status;
     as.padding = CLIPT_PADDING_AUTO;
     if (choose_staged(profile, 1, rows, cols, elem, &as, t, &padded) != CLIPT_SUCCESS)

@@ -45,7 +45,7 @@ clipt_status clipt_check_options(const clipt_plan_options *o,
         return CLIPT_ERROR_INVALID_OPTION;
     }
     if (o->algorithm != CLIPT_ALGORITHM_AUTO && o->algorithm != CLIPT_ALGORITHM_TPDS &&
-        o->algorithm != CLIPT_ALGORITHM_C2R)
+        o->algorithm != CLIPT_ALGORITHM_C2R && o->algorithm != CLIPT_ALGORITHM_R2C)
         return CLIPT_ERROR_INVALID_OPTION;
     if (o->padding != CLIPT_PADDING_AUTO && o->padding != CLIPT_PADDING_NONE &&
         o->padding != CLIPT_PADDING_SCRATCH && o->padding != CLIPT_PADDING_OFF)

@@ -39,13 +39,14 @@ static clipt_status add_spec(clipt_plan p, const clipt_stage_spec *spec, size_t 
 }
 
 /* Prepares the stages of a staged layout, identities left out, by the TPDS
- * sequence of the layout or by C2R's passes. */
+ * sequence of the layout or by C2R's or R2C's passes. */
 static clipt_status build_stages(clipt_plan p, const clipt_staged_layout *layout,
                                  clipt_algorithm algorithm, size_t elem)
 {
     clipt_stage_spec specs[CLIPT_MAX_STAGES];
-    const int count = algorithm == CLIPT_ALGORITHM_C2R
-                          ? (int)clipt_c2r_specs(layout->batch, layout->rows, layout->cols, specs)
+    const int count = algorithm == CLIPT_ALGORITHM_C2R || algorithm == CLIPT_ALGORITHM_R2C
+                          ? (int)clipt_c2r_specs(layout->batch, layout->rows, layout->cols,
+                                                 algorithm == CLIPT_ALGORITHM_R2C, specs)
                           : clipt_staged_specs(layout, specs);
     clipt_status status = CLIPT_SUCCESS;
     if (count < 0)

@@ -166,10 +166,20 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
         if (info.algorithm == CLIPT_ALGORITHM_C2R && p->opts.algorithm == CLIPT_ALGORITHM_C2R)
             add(&t, "algorithm: C2R (forced): %u passes (column rotation when gcd > 1, row "
                     "shuffle, column shuffle)\n", info.num_stages);
+        else if (info.algorithm == CLIPT_ALGORITHM_R2C && p->opts.algorithm == CLIPT_ALGORITHM_R2C)
+            add(&t, "algorithm: R2C (forced): %u passes (column unshuffle, row unshuffle, "
+                    "column unrotation when gcd > 1, on the %zu x %zu view)\n",
+                info.num_stages, info.cols, info.rows);
         else if (info.algorithm == CLIPT_ALGORITHM_C2R)
             add(&t, "algorithm: C2R (automatic: coprime sides, columns of %zu bytes, at most "
                     "c2r_column_bytes=%u): %u passes (row shuffle, column shuffle)\n",
                 info.rows * info.elem_size, p->tuning.c2r_column_bytes, info.num_stages);
+        else if (info.algorithm == CLIPT_ALGORITHM_R2C)
+            add(&t, "algorithm: R2C (automatic: coprime sides, rows of %zu bytes, at most "
+                    "c2r_column_bytes=%u): %u passes (column unshuffle, row unshuffle, on the "
+                    "%zu x %zu view)\n",
+                info.cols * info.elem_size, p->tuning.c2r_column_bytes, info.num_stages,
+                info.cols, info.rows);
         else
             add(&t, "sequence: %s%s\n", clipt_sequence_name(info.sequence),
                 info.sequence_forced ? " (forced)" : " (automatic)");

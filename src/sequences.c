@@ -100,24 +100,37 @@ int clipt_c2r_indexable(uint64_t rows, uint64_t cols, size_t elem)
                UINT32_MAX;
 }
 
-unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols,
+unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols, int inverse,
                          clipt_stage_spec specs[CLIPT_MAX_SEQUENCE_STAGES])
 {
+    /* R2C undoes C2R of the cols x rows view (the transpose's own C2R),
+     * its passes in reverse order */
+    const uint64_t a = inverse ? cols : rows, b = inverse ? rows : cols;
+    const clipt_stage_spec rotate = {inverse ? CLIPT_OP_UNROTATE_COLUMNS
+                                             : CLIPT_OP_ROTATE_COLUMNS,
+                                     inverse ? "column unrotation" : "column rotation",
+                                     batch, a, b, 1, 0, 0, 0};
+    const clipt_stage_spec row = {inverse ? CLIPT_OP_UNSHUFFLE_ROWS : CLIPT_OP_SHUFFLE_ROWS,
+                                  inverse ? "row unshuffle" : "row shuffle", batch, a, b, 1,
+                                  0, 0, 0};
+    const clipt_stage_spec column = {inverse ? CLIPT_OP_UNSHUFFLE_COLUMNS
+                                             : CLIPT_OP_SHUFFLE_COLUMNS,
+                                     inverse ? "column unshuffle" : "column shuffle", batch,
+                                     a, b, 1, 0, 0, 0};
+    const int rotates = clipt_gcd64(rows, cols) > 1;
     unsigned count = 0;
     if (rows == 1 || cols == 1)
         return 0; /* a vector's transpose has the same bytes */
-    if (clipt_gcd64(rows, cols) > 1) {
-        const clipt_stage_spec rotate = {CLIPT_OP_ROTATE_COLUMNS, "column rotation", batch,
-                                         rows, cols, 1, 0, 0, 0};
-        specs[count++] = rotate;
-    }
-    {
-        const clipt_stage_spec row = {CLIPT_OP_SHUFFLE_ROWS, "row shuffle", batch, rows,
-                                      cols, 1, 0, 0, 0};
-        const clipt_stage_spec column = {CLIPT_OP_SHUFFLE_COLUMNS, "column shuffle", batch,
-                                         rows, cols, 1, 0, 0, 0};
+    if (!inverse) {
+        if (rotates)
+            specs[count++] = rotate;
         specs[count++] = row;
         specs[count++] = column;
+    } else {
+        specs[count++] = column;
+        specs[count++] = row;
+        if (rotates)
+            specs[count++] = rotate;
     }
     return count;
 }

@@ -77,9 +77,11 @@ unsigned clipt_sequence_specs(clipt_sequence seq, uint64_t Mp, uint64_t m,
 
 /* The passes of the C2R decomposition (Catanzaro et al.) of `batch`
  * consecutive rows x cols matrices: column rotation (only when
- * gcd(rows, cols) > 1), row shuffle, column shuffle.  Fills specs and
- * returns their count: 0 when nothing moves (a single row or column). */
-unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols,
+ * gcd(rows, cols) > 1), row shuffle, column shuffle, on the rows x cols
+ * view; with `inverse`, R2C's: their inverses in reverse order on the
+ * cols x rows view.  Fills specs and returns their count: 0 when nothing
+ * moves (a single row or column). */
+unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols, int inverse,
                          clipt_stage_spec specs[CLIPT_MAX_SEQUENCE_STAGES]);
 
 /* What C2R's kernels (stage_c2r.c) step past a unit's end: work-items of

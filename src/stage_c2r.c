@@ -1,10 +1,11 @@
 /* The passes of the C2R decomposition (cl/c2r.cl): column rotation, row
- * shuffle and column shuffle of the rows x cols view, each a gather of one
- * unit (a row, or a block of consecutive columns) through local memory
- * when the unit fits, else through as much local memory as there is and
- * the work-group's slot of the plan's scratch buffer for the rest.  The
- * spec: `instances` consecutive a x b matrices (a = rows, b = cols),
- * s = 1; the op names the pass. */
+ * shuffle and column shuffle of the rows x cols view, and R2C's inverses
+ * of them, each a gather of one unit (a row, or a block of consecutive
+ * columns) through local memory when the unit fits, else through as much
+ * local memory as there is and the work-group's slot of the plan's
+ * scratch buffer for the rest.  The spec: `instances` consecutive a x b
+ * views (a = rows, b = cols of the view: for R2C the matrix's cols and
+ * rows), s = 1; the op names the pass. */
 #include "modular.h"
 #include "stage_kernel.h"
 
@@ -16,14 +17,14 @@
     X(instances, ULONG, "ulong") X(rows, UINT, "uint") X(cols, UINT, "uint")   \
     X(a_inv, UINT, "uint") X(kind, UINT, "uint") X(div_g, UINT4, "uint4")      \
     X(div_b, UINT4, "uint4") X(div_rows, UINT4, "uint4") X(div_a, UINT4, "uint4") \
-    X(div_width, UINT4, "uint4") X(div_last, UINT4, "uint4")
+    X(div_width, UINT4, "uint4") X(div_last, UINT4, "uint4")                  \
+    X(div_cols, UINT4, "uint4")
 #define C2R_LOCAL_ARGS(X) C2R_COMMON_ARGS(X) X(tmp, LOCAL, "elem_t*")
 #define C2R_GLOBAL_ARGS(X)                                                     \
     C2R_COMMON_ARGS(X) X(in_local, UINT, "uint") X(tmp, LOCAL, "elem_t*")      \
         X(scratch, GLOBAL, "elem_t*")
 #define C2R_REGS_ARGS(X)                                                       \
-    C2R_COMMON_ARGS(X) X(in_local, UINT, "uint") X(div_cols, UINT4, "uint4")   \
-        X(tmp, LOCAL, "elem_t*")
+    C2R_COMMON_ARGS(X) X(in_local, UINT, "uint") X(tmp, LOCAL, "elem_t*")
 CLIPT_KERNEL_ARGS(c2r_local, C2R_LOCAL_ARGS)
 CLIPT_KERNEL_ARGS(c2r_global, C2R_GLOBAL_ARGS)
 CLIPT_KERNEL_ARGS(c2r_regs, C2R_REGS_ARGS)
@@ -68,7 +69,22 @@ static int c2r_batch(const clipt_tuning *t, size_t elem)
     return elem > 8 ? 4 : C2R_MAX_BATCH;
 }
 
-static int is_rows(const clipt_stage_spec *sp) { return sp->op == CLIPT_OP_SHUFFLE_ROWS; }
+static int is_rows(const clipt_stage_spec *sp)
+{
+    return sp->op == CLIPT_OP_SHUFFLE_ROWS || sp->op == CLIPT_OP_UNSHUFFLE_ROWS;
+}
+
+static int is_rotation(const clipt_stage_spec *sp)
+{
+    return sp->op == CLIPT_OP_ROTATE_COLUMNS || sp->op == CLIPT_OP_UNROTATE_COLUMNS;
+}
+
+/* R2C's passes: the kernels built with C2R_INVERSE. */
+static int is_inverse(const clipt_stage_spec *sp)
+{
+    return sp->op == CLIPT_OP_UNSHUFFLE_COLUMNS || sp->op == CLIPT_OP_UNSHUFFLE_ROWS ||
+           sp->op == CLIPT_OP_UNROTATE_COLUMNS;
+}
 
 /* The rotation streams (c2r_rotate_stream) when local memory keeps the
  * first gcd - 1 rows of a strip one 32-byte sector wide. */
@@ -80,7 +96,7 @@ static uint64_t sector_width(const clipt_stage_spec *sp, size_t elem)
 
 static int streams(const clipt_stage_spec *sp, size_t elem, size_t usable)
 {
-    return sp->op == CLIPT_OP_ROTATE_COLUMNS &&
+    return is_rotation(sp) &&
            (clipt_gcd64(sp->a, sp->b) - 1) * sector_width(sp, elem) * elem <= usable;
 }
 
@@ -147,7 +163,7 @@ static clipt_status make_variant(clipt_context c, size_t elem, unsigned batch, c
                                  size_t *wg)
 {
     const clipt_stage_spec *sp = &st->spec;
-    const int *v = sp->op == CLIPT_OP_ROTATE_COLUMNS ? rotate_variants
+    const int *v = is_rotation(sp) ? rotate_variants
                    : is_rows(sp)                       ? rows_variants
                                                        : columns_variants;
     for (; *v >= 0; v++) {
@@ -207,8 +223,8 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
 
     if (!clipt_c2r_indexable(sp->a, sp->b, elem))
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DC2R_BATCH=%u",
-             clipt_elem_type_name(elem), batch);
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DC2R_BATCH=%u%s",
+             clipt_elem_type_name(elem), batch, is_inverse(sp) ? " -DC2R_INVERSE=1" : "");
     status = make_variant(c, elem, batch, st, &wg);
     if (status != CLIPT_SUCCESS)
         return status;
@@ -237,15 +253,19 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     .rows = (cl_uint)sp->a, .cols = (cl_uint)sp->b, .a_inv = a_inv, .kind = kind, \
     .div_g = clipt_divisor_vector(gcd), .div_b = clipt_divisor_vector(b),       \
     .div_rows = clipt_divisor_vector(sp->a), .div_a = clipt_divisor_vector(a),  \
-    .div_width = clipt_divisor_vector(w), .div_last = clipt_divisor_vector(last)
+    .div_width = clipt_divisor_vector(w), .div_last = clipt_divisor_vector(last), \
+    .div_cols = clipt_divisor_vector(sp->b)
 
 static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
 {
     const clipt_stage_spec *sp = &st->spec;
     const uint64_t gcd = clipt_gcd64(sp->a, sp->b);
     const uint64_t a = sp->a / gcd, b = sp->b / gcd;
-    const cl_uint kind = sp->op == CLIPT_OP_ROTATE_COLUMNS ? 0 : 1;
-    const cl_uint a_inv = b > 1 ? (cl_uint)clipt_invmod(a % b, b) : 0;
+    const cl_uint kind = is_rotation(sp) ? 0 : 1; /* C2R_ROTATE, C2R_SHUFFLE */
+    /* the row passes take a^-1 mod b, the column unshuffle b^-1 mod a */
+    const cl_uint a_inv = sp->op == CLIPT_OP_UNSHUFFLE_COLUMNS
+                              ? (a > 1 ? (cl_uint)clipt_invmod(b % a, a) : 0)
+                              : (b > 1 ? (cl_uint)clipt_invmod(a % b, b) : 0);
     const unsigned w = st->f.c2r.width;
     const uint64_t last = sp->b % w ? sp->b % w : w;
     const cl_uint in_local = (cl_uint)st->f.c2r.in_local;
@@ -255,7 +275,6 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
         return c2r_global_set(st->kernel, &v);
     } else if (st->f.c2r.variant == ROWS_REGS) {
         const c2r_regs_args v = {C2R_SHARED_VALUES(g, w, last), .in_local = in_local,
-                                 .div_cols = clipt_divisor_vector(sp->b),
                                  .tmp = st->local_bytes[0]};
         return c2r_regs_set(st->kernel, &v);
     } else {
@@ -308,7 +327,8 @@ const clipt_family clipt_family_c2r = {
     .id = CLIPT_FAMILY_C2R,
     .file = "c2r.cl",
     .ops = 1u << CLIPT_OP_ROTATE_COLUMNS | 1u << CLIPT_OP_SHUFFLE_ROWS |
-           1u << CLIPT_OP_SHUFFLE_COLUMNS,
+           1u << CLIPT_OP_SHUFFLE_COLUMNS | 1u << CLIPT_OP_UNSHUFFLE_COLUMNS |
+           1u << CLIPT_OP_UNSHUFFLE_ROWS | 1u << CLIPT_OP_UNROTATE_COLUMNS,
     .kernels = kernels,
     .num_kernels = CLIPT_COUNT_OF(kernels),
     .prepare = prepare,

@@ -78,6 +78,9 @@ static clipt_status prepare_auto(clipt_context c, const clipt_stage_spec *spec,
     case CLIPT_OP_ROTATE_COLUMNS:
     case CLIPT_OP_SHUFFLE_ROWS:
     case CLIPT_OP_SHUFFLE_COLUMNS:
+    case CLIPT_OP_UNSHUFFLE_COLUMNS:
+    case CLIPT_OP_UNSHUFFLE_ROWS:
+    case CLIPT_OP_UNROTATE_COLUMNS:
         return try_family(c, spec, CLIPT_FAMILY_C2R, elem, t, st);
     default:
         return CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
@@ -283,6 +286,9 @@ static const char *plain_words(const clipt_stage *st, const clipt_stage_spec *sp
     case CLIPT_OP_ROTATE_COLUMNS: return "C2R column rotation";
     case CLIPT_OP_SHUFFLE_ROWS: return "C2R row shuffle";
     case CLIPT_OP_SHUFFLE_COLUMNS: return "C2R column shuffle";
+    case CLIPT_OP_UNSHUFFLE_COLUMNS: return "R2C column unshuffle";
+    case CLIPT_OP_UNSHUFFLE_ROWS: return "R2C row unshuffle";
+    case CLIPT_OP_UNROTATE_COLUMNS: return "R2C column unrotation";
     default: return "squeeze the padding out";
     }
 }
@@ -304,11 +310,13 @@ int clipt_stage_format(const clipt_stage *st, char *buf, size_t len)
                      (unsigned long long)sp->instances, sp->instances == 1 ? "tile" : "tiles",
                      (unsigned long long)sp->a, (unsigned long long)sp->b);
     else if (sp->op != CLIPT_OP_MOVE_SUPER)
-        n = snprintf(buf, len, "%s (%s), kernel %s: %llu %s of %llu x %llu elements",
+        /* R2C's passes run on the cols x rows view of the matrix */
+        n = snprintf(buf, len, "%s (%s), kernel %s: %llu %s %s %llu x %llu elements",
                      plain_words(st, sp), sp->label, st->kernel_name,
                      (unsigned long long)sp->instances,
-                     sp->instances == 1 ? "matrix" : "matrices", (unsigned long long)sp->a,
-                     (unsigned long long)sp->b);
+                     sp->instances == 1 ? "matrix" : "matrices",
+                     sp->op >= CLIPT_OP_UNSHUFFLE_COLUMNS ? "viewed as" : "of",
+                     (unsigned long long)sp->a, (unsigned long long)sp->b);
     else
         n = snprintf(buf, len,
                      "%s (%s), kernel %s: %llu %s of %llu x %llu blocks of %llu "

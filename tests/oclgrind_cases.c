@@ -356,16 +356,19 @@ static void test_plan_cases(void **state)
     }
 }
 
-/* C2R plans (rows, cols, elem, kernel style): a rotation (gcd 6, streamed),
- * coprime sides (two passes), a row too long for local memory (its rest
- * in registers) and column blocks too tall for it (through global
- * scratch); the device's kernel style (0), then the GPU style (1: 8 or 4
- * elements a work-item step) on the streamed rotation, a row whose rest
- * fits the registers (12007 > 8192 in Oclgrind's 32 KiB), one whose rest
- * does not (through scratch) and the column blocks. */
-static const size_t c2r_cases[][4] = {{60, 42, 4, 0},   {97, 101, 16, 0}, {3, 20011, 2, 0},
-                                      {12000, 5, 1, 0}, {60, 42, 8, 1},   {3, 12007, 4, 1},
-                                      {3, 20011, 4, 1}, {1500, 5, 16, 1}};
+/* C2R plans (rows, cols, elem, kernel style, R2C): a rotation (gcd 6,
+ * streamed), coprime sides (two passes), a row too long for local memory
+ * (its rest in registers) and column blocks too tall for it (through
+ * global scratch); the device's kernel style (0), then the GPU style (1: 8
+ * or 4 elements a work-item step) on the streamed rotation, a row whose
+ * rest fits the registers (12007 > 8192 in Oclgrind's 32 KiB), one whose
+ * rest does not (through scratch) and the column blocks; then R2C (its
+ * passes on the transposed view: the unrotation streamed from the bottom,
+ * a long row, tall column blocks, a row's rest in registers). */
+static const size_t c2r_cases[][5] = {
+    {60, 42, 4, 0, 0},   {97, 101, 16, 0, 0}, {3, 20011, 2, 0, 0}, {12000, 5, 1, 0, 0},
+    {60, 42, 8, 1, 0},   {3, 12007, 4, 1, 0}, {3, 20011, 4, 1, 0}, {1500, 5, 16, 1, 0},
+    {42, 60, 4, 1, 1},   {20011, 3, 2, 0, 1}, {5, 12000, 1, 0, 1}, {12007, 3, 4, 1, 1}};
 
 static void test_c2r_cases(void **state)
 {
@@ -379,11 +382,12 @@ static void test_c2r_cases(void **state)
         if (!selected('c', i))
             continue;
         clipt_plan_options_init(&o);
-        o.algorithm = CLIPT_ALGORITHM_C2R;
+        o.algorithm = c2r_cases[i][4] ? CLIPT_ALGORITHM_R2C : CLIPT_ALGORITHM_C2R;
         o.kernel_style = c2r_cases[i][3] ? CLIPT_KERNEL_STYLE_GROUPS : 0;
         s = test_run_transpose(env, rows, cols, elem, 5 * elem, &o, &bad, text, sizeof text);
-        printf("c2r case %zu: %zu x %zu, %zu-byte: %s, %zu bytes wrong\n%s", i, rows, cols,
-               elem, clipt_status_string(s), bad, s == CLIPT_SUCCESS ? text : "");
+        printf("c2r case %zu (%s): %zu x %zu, %zu-byte: %s, %zu bytes wrong\n%s", i,
+               c2r_cases[i][4] ? "R2C" : "C2R", rows, cols, elem, clipt_status_string(s), bad,
+               s == CLIPT_SUCCESS ? text : "");
         fflush(stdout);
         if (s != CLIPT_SUCCESS || bad)
             fail_msg("c2r case %zu failed", i);

@@ -1,8 +1,8 @@
-/* The C2R decomposition (clipt_plan_options.algorithm = C2R): bit-exact
- * against the CPU reference on every element size, with the units in
- * local memory and (on a context whose local memory is cut down) in
- * global scratch; its passes as the plan reports them; its option
- * checks; a sub-buffer. */
+/* The C2R decomposition (clipt_plan_options.algorithm = C2R) and its
+ * inverse R2C: bit-exact against the CPU reference on every element size,
+ * with the units in local memory and (on a context whose local memory is
+ * cut down) in global scratch; their passes as the plan reports them;
+ * their option checks; a sub-buffer. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "support.h"
 #include "plan.h"
@@ -34,12 +34,14 @@ static const c2r_shape shapes[] = {
 /* The kernel style the plans are made with (0: the device's): the GPU
  * style moves C2R_BATCH elements per work-item step, the CPU style one. */
 static unsigned forced_style;
+/* The algorithm forced (C2R, or R2C where a test says so). */
+static clipt_algorithm forced_algorithm = CLIPT_ALGORITHM_C2R;
 
 static clipt_plan_options c2r_options(void)
 {
     clipt_plan_options o;
     clipt_plan_options_init(&o);
-    o.algorithm = CLIPT_ALGORITHM_C2R;
+    o.algorithm = forced_algorithm;
     o.kernel_style = forced_style;
     return o;
 }
@@ -50,16 +52,22 @@ static void run_c2r(test_env *env, size_t rows, size_t cols, size_t elem, size_t
     size_t mismatch = 0;
     clipt_status s = test_run_transpose(env, rows, cols, elem, offset, &o, &mismatch, NULL, 0);
     if (s != CLIPT_SUCCESS || mismatch)
-        fail_msg("C2R %zu x %zu, %zu-byte elements at byte offset %zu: %s, %zu bytes differ",
-                 rows, cols, elem, offset, clipt_status_string(s), mismatch);
+        fail_msg("%s %zu x %zu, %zu-byte elements at byte offset %zu: %s, %zu bytes differ",
+                 forced_algorithm == CLIPT_ALGORITHM_R2C ? "R2C" : "C2R", rows, cols, elem,
+                 offset, clipt_status_string(s), mismatch);
 }
 
+/* Every shape and element size, with C2R and with R2C. */
 static void run_all(test_env *env)
 {
-    for (size_t i = 0; i < COUNT(shapes); i++)
-        for (size_t e = 0; e < COUNT(elem_sizes); e++)
-            run_c2r(env, shapes[i].rows, shapes[i].cols, elem_sizes[e],
-                    elem_sizes[e] * ((i + e) % 3));
+    for (int inverse = 0; inverse < 2; inverse++) {
+        forced_algorithm = inverse ? CLIPT_ALGORITHM_R2C : CLIPT_ALGORITHM_C2R;
+        for (size_t i = 0; i < COUNT(shapes); i++)
+            for (size_t e = 0; e < COUNT(elem_sizes); e++)
+                run_c2r(env, shapes[i].rows, shapes[i].cols, elem_sizes[e],
+                        elem_sizes[e] * ((i + e + inverse) % 3));
+    }
+    forced_algorithm = CLIPT_ALGORITHM_C2R;
 }
 
 /* Rows and column blocks in local memory (PoCL's local memory holds them). */
@@ -78,7 +86,7 @@ static unsigned stage_kernels(clipt_context c, size_t rows, size_t cols, size_t 
     out[0] = '\0';
     assert_status(clipt_plan_create(c, rows, cols, elem, &o, &p), CLIPT_SUCCESS);
     assert_status(clipt_plan_query(p, &info), CLIPT_SUCCESS);
-    assert_int_equal(info.algorithm, CLIPT_ALGORITHM_C2R);
+    assert_int_equal(info.algorithm, forced_algorithm);
     assert_int_equal(info.buffer_bytes, rows * cols * elem); /* never pads */
     for (unsigned i = 0; i < info.num_stages; i++) {
         clipt_stage_info st;
@@ -109,6 +117,15 @@ static void test_global_scratch(void **state)
     assert_string_equal(kernels, "c2r_rows_global c2r_columns_local ");
     assert_int_equal(stage_kernels(small.ctx, 60, 84, 4, kernels, sizeof kernels), 3);
     assert_string_equal(kernels, "c2r_rotate_stream c2r_rows_local c2r_columns_local ");
+    /* R2C: the same views, transposed, their passes in reverse order */
+    forced_algorithm = CLIPT_ALGORITHM_R2C;
+    assert_int_equal(stage_kernels(small.ctx, 1200, 300, 4, kernels, sizeof kernels), 3);
+    assert_string_equal(kernels, "c2r_columns_global c2r_rows_regs c2r_columns_global ");
+    assert_int_equal(stage_kernels(small.ctx, 9001, 2, 4, kernels, sizeof kernels), 2);
+    assert_string_equal(kernels, "c2r_columns_local c2r_rows_global ");
+    assert_int_equal(stage_kernels(small.ctx, 84, 60, 4, kernels, sizeof kernels), 3);
+    assert_string_equal(kernels, "c2r_columns_local c2r_rows_local c2r_rotate_stream ");
+    forced_algorithm = CLIPT_ALGORITHM_C2R;
     run_all(&small);
     clipt_context_release(small.ctx);
 }
@@ -146,6 +163,13 @@ static void test_passes(void **state)
     assert_int_equal(stage_kernels(env->ctx, 60, 84, 4, kernels, sizeof kernels), 3);
     assert_string_equal(kernels, "c2r_rotate_stream c2r_rows_local c2r_columns_local ");
     assert_int_equal(stage_kernels(env->ctx, 1, 84, 4, kernels, sizeof kernels), 0);
+    forced_algorithm = CLIPT_ALGORITHM_R2C;
+    assert_int_equal(stage_kernels(env->ctx, 101, 97, 4, kernels, sizeof kernels), 2);
+    assert_string_equal(kernels, "c2r_columns_local c2r_rows_local ");
+    assert_int_equal(stage_kernels(env->ctx, 84, 60, 4, kernels, sizeof kernels), 3);
+    assert_string_equal(kernels, "c2r_columns_local c2r_rows_local c2r_rotate_stream ");
+    assert_int_equal(stage_kernels(env->ctx, 84, 1, 4, kernels, sizeof kernels), 0);
+    forced_algorithm = CLIPT_ALGORITHM_C2R;
 }
 
 /* The batch of each stage's build options, for `style`. */
@@ -186,7 +210,7 @@ static void test_batched(void **state)
 static void test_describe(void **state)
 {
     test_env *env = TEST_ENV(state);
-    const clipt_plan_options o = c2r_options();
+    clipt_plan_options o = c2r_options();
     clipt_plan p;
     char text[8192];
     assert_status(clipt_plan_create(env->ctx, 60, 84, 8, &o, &p), CLIPT_SUCCESS);
@@ -200,9 +224,22 @@ static void test_describe(void **state)
     assert_non_null(strstr(text, "C2R row shuffle (row shuffle), kernel c2r_rows"));
     assert_non_null(strstr(text, "C2R column shuffle (column shuffle), kernel c2r_columns"));
     assert_null(strstr(text, "sequence:"));
+    o.algorithm = CLIPT_ALGORITHM_R2C;
+    assert_status(clipt_plan_create(env->ctx, 84, 60, 8, &o, &p), CLIPT_SUCCESS);
+    assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
+    clipt_plan_release(p);
+    assert_non_null(strstr(text, "algorithm: R2C (forced): 3 passes"));
+    assert_non_null(strstr(text, "on the 60 x 84 view"));
+    assert_non_null(strstr(text, "R2C column unshuffle (column unshuffle), kernel c2r_columns"
+                                 "_local: 1 matrix viewed as 60 x 84 elements"));
+    assert_non_null(strstr(text, "R2C row unshuffle (row unshuffle), kernel c2r_rows"));
+    assert_non_null(strstr(text, "R2C column unrotation (column unrotation), kernel "
+                                 "c2r_rotate_stream"));
+    assert_null(strstr(text, "sequence:"));
 }
 
-/* C2R has no sequence and no tiles; an unknown algorithm is refused. */
+/* C2R and R2C have no sequence and no tiles; an unknown algorithm is
+ * refused. */
 static void test_bad_options(void **state)
 {
     test_env *env = TEST_ENV(state);
@@ -217,7 +254,12 @@ static void test_bad_options(void **state)
     assert_status(clipt_plan_create(env->ctx, 60, 84, 4, &o, &p),
                   CLIPT_ERROR_INCOMPATIBLE_OPTIONS);
     o = c2r_options();
-    o.algorithm = (clipt_algorithm)3;
+    o.algorithm = CLIPT_ALGORITHM_R2C;
+    o.sequence = CLIPT_SEQUENCE_2_1;
+    assert_status(clipt_plan_create(env->ctx, 60, 84, 4, &o, &p),
+                  CLIPT_ERROR_INCOMPATIBLE_OPTIONS);
+    o = c2r_options();
+    o.algorithm = (clipt_algorithm)4;
     assert_status(clipt_plan_create(env->ctx, 60, 84, 4, &o, &p), CLIPT_ERROR_INVALID_OPTION);
     o.algorithm = CLIPT_ALGORITHM_TPDS;
     assert_status(clipt_plan_create(env->ctx, 60, 84, 4, &o, &p), CLIPT_SUCCESS);
@@ -228,7 +270,9 @@ static void test_bad_options(void **state)
  * (in the parent) stay as they were. */
 static void test_sub_buffer(void **state)
 {
-    const clipt_plan_options o = c2r_options();
+    clipt_plan_options o = c2r_options();
+    test_run_on_sub_buffer(TEST_ENV(state), 123, 45, 8, 16, &o, 9);
+    o.algorithm = CLIPT_ALGORITHM_R2C;
     test_run_on_sub_buffer(TEST_ENV(state), 123, 45, 8, 16, &o, 9);
 }
 
@@ -240,8 +284,10 @@ static void test_random(void **state)
         const size_t rows = test_rand_range(&seed, 1, 400);
         const size_t cols = test_rand_range(&seed, 1, 400);
         const size_t elem = elem_sizes[test_rand_range(&seed, 0, 4)];
+        forced_algorithm = i % 2 ? CLIPT_ALGORITHM_R2C : CLIPT_ALGORITHM_C2R;
         run_c2r(TEST_ENV(state), rows, cols, elem, elem * (size_t)(i % 5));
     }
+    forced_algorithm = CLIPT_ALGORITHM_C2R;
 }
 
 int main(void)

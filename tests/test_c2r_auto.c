@@ -1,11 +1,12 @@
-/* The automatic plan's C2R (src/choice.c, tuning c2r_column_bytes): on the
- * H100's profile a single matrix with coprime sides whose columns are at
- * most 12288 bytes gets C2R, bit-exact for every element size and every
- * padding policy, with no padding; a common factor, longer columns, a
+/* The automatic plan's C2R and R2C (src/choice.c, tuning
+ * c2r_column_bytes): on the H100's profile a single matrix with coprime
+ * sides whose columns are at most 12288 bytes gets C2R, else one whose
+ * rows are gets R2C, bit-exact for every element size and every padding
+ * policy, with no padding; a common factor, longer columns and rows, a
  * batch, the passes of an N-D permutation, a forced algorithm, sequence,
  * tile or tile rule, and the option c2r_column_bytes=1 keep the TPDS
  * sequences; the option can also turn C2R on; the default (PoCL) and the
- * derived GPU profiles never choose it. */
+ * derived GPU profiles never choose either. */
 #include "support.h"
 #include "choice.h"
 #include "factor.h"
@@ -44,10 +45,10 @@ static clipt_algorithm algorithm_of(clipt_context c, size_t rows, size_t cols, s
     return info.algorithm;
 }
 
-/* Runs o on the H100-like env at an offset, fails unless exact and C2R's
- * two passes (automatic, described so) ran. */
-static void run_auto_c2r(test_env *gpu, size_t rows, size_t cols, size_t elem,
-                         const clipt_plan_options *o)
+/* Runs o on the H100-like env at an offset, fails unless exact and the
+ * two passes of C2R (or of R2C, `inverse`; automatic, described so) ran. */
+static void run_auto(test_env *gpu, size_t rows, size_t cols, size_t elem,
+                     const clipt_plan_options *o, int inverse)
 {
     static char text[16384];
     char want[160];
@@ -58,12 +59,47 @@ static void run_auto_c2r(test_env *gpu, size_t rows, size_t cols, size_t elem,
         fail_msg("%zu x %zu, %zu-byte elements, padding %d: %s, %zu bytes differ", rows, cols,
                  elem, (int)o->padding, clipt_status_string(s), mismatch);
     snprintf(want, sizeof want,
-             "algorithm: C2R (automatic: coprime sides, columns of %zu bytes, at most "
+             "algorithm: %s (automatic: coprime sides, %s of %zu bytes, at most "
              "c2r_column_bytes=12288): 2 passes",
-             rows * elem);
+             inverse ? "R2C" : "C2R", inverse ? "rows" : "columns",
+             (inverse ? cols : rows) * elem);
     if (!strstr(text, want) || !strstr(text, "(no padding)") || strstr(text, "sequence:"))
-        fail_msg("%zu x %zu, %zu-byte elements: not the automatic C2R plan:\n%s", rows, cols,
-                 elem, text);
+        fail_msg("%zu x %zu, %zu-byte elements: not the automatic %s plan:\n%s", rows, cols,
+                 elem, inverse ? "R2C" : "C2R", text);
+}
+
+
+/* On the H100-like profile: every small shape with every element size
+ * and padding policy runs the automatic C2R (R2C with `inverse`) exactly;
+ * every large one (rows, cols, elem) plans it with a buffer of the matrix
+ * itself, and the first `runs` of them run with AUTO and NONE. */
+static void check_rule(test_env *env, const size_t (*small)[2], size_t num_small,
+                       const size_t (*large)[3], size_t num_large, size_t runs, int inverse)
+{
+    test_env gpu = *env;
+    unsigned value = 0;
+    gpu.ctx = test_context_gpu_like(env, H100);
+    assert_status(clipt_context_tuning(gpu.ctx, "c2r_column_bytes", &value), CLIPT_SUCCESS);
+    assert_int_equal(value, 12288);
+    for (size_t i = 0; i < num_small; i++)
+        for (size_t e = 0; e < COUNT(elem_sizes); e++)
+            for (size_t k = 0; k < COUNT(paddings); k++) {
+                const clipt_plan_options o = options(paddings[k]);
+                run_auto(&gpu, small[i][0], small[i][1], elem_sizes[e], &o, inverse);
+            }
+    for (size_t i = 0; i < num_large; i++)
+        for (size_t k = 0; k < COUNT(paddings); k++) {
+            const clipt_plan_options o = options(paddings[k]);
+            const size_t rows = large[i][0], cols = large[i][1], elem = large[i][2];
+            size_t buffer = 0;
+            assert_int_equal(algorithm_of(gpu.ctx, rows, cols, elem, &o, &buffer),
+                             inverse ? CLIPT_ALGORITHM_R2C : CLIPT_ALGORITHM_C2R);
+            assert_int_equal(buffer, rows * cols * elem);
+            if (i < runs &&
+                (paddings[k] == CLIPT_PADDING_AUTO || paddings[k] == CLIPT_PADDING_NONE))
+                run_auto(&gpu, rows, cols, elem, &o, inverse);
+        }
+    clipt_context_release(gpu.ctx);
 }
 
 /* Coprime sides, short columns: C2R with every padding policy, the buffer
@@ -75,40 +111,32 @@ static void test_coprime_short_columns(void **state)
     static const size_t small[][2] = {{2, 3}, {97, 101}, {101, 64}, {5, 513}, {640, 131}};
     static const size_t large[][3] = {{1111, 2003, 4}, {2003, 1111, 4}, {1531, 1024, 8},
                                       {1316, 1777, 8}, {3071, 512, 4}};
-    test_env gpu = *TEST_ENV(state);
-    gpu.ctx = test_context_gpu_like(TEST_ENV(state), H100);
-    unsigned value = 0;
-    assert_status(clipt_context_tuning(gpu.ctx, "c2r_column_bytes", &value), CLIPT_SUCCESS);
-    assert_int_equal(value, 12288);
-    for (size_t i = 0; i < COUNT(small); i++)
-        for (size_t e = 0; e < COUNT(elem_sizes); e++)
-            for (size_t k = 0; k < COUNT(paddings); k++) {
-                const clipt_plan_options o = options(paddings[k]);
-                run_auto_c2r(&gpu, small[i][0], small[i][1], elem_sizes[e], &o);
-            }
-    for (size_t i = 0; i < COUNT(large); i++)
-        for (size_t k = 0; k < COUNT(paddings); k++) {
-            const clipt_plan_options o = options(paddings[k]);
-            const size_t rows = large[i][0], cols = large[i][1], elem = large[i][2];
-            size_t buffer = 0;
-            assert_int_equal(algorithm_of(gpu.ctx, rows, cols, elem, &o, &buffer),
-                             CLIPT_ALGORITHM_C2R);
-            assert_int_equal(buffer, rows * cols * elem);
-            if (paddings[k] == CLIPT_PADDING_AUTO || paddings[k] == CLIPT_PADDING_NONE)
-                run_auto_c2r(&gpu, rows, cols, elem, &o);
-        }
-    clipt_context_release(gpu.ctx);
+    check_rule(TEST_ENV(state), small, COUNT(small), large, COUNT(large), COUNT(large), 0);
+}
+
+/* Coprime sides, columns past the limit but short rows: R2C with every
+ * padding policy, the buffer the matrix itself; exact on every element
+ * size (12301 rows: past 12288 bytes even of 1-byte elements) and on 4-
+ * and 8-byte elements of larger ones (rows of 1024 elements, columns one
+ * element past the limit); the last two only planned (too large for a
+ * test's run). */
+static void test_coprime_short_rows(void **state)
+{
+    static const size_t small[][2] = {{12301, 7}, {12301, 64}};
+    static const size_t large[][3] = {{4000, 1001, 4}, {3073, 1024, 4}, {1537, 1024, 8},
+                                      {20011, 2999, 4}, {13001, 1531, 8}};
+    check_rule(TEST_ENV(state), small, COUNT(small), large, COUNT(large), 3, 1);
 }
 
 /* On the H100's profile: what keeps the sequences. */
 static void test_tpds_kept(void **state)
 {
-    /* a common factor (C2R's third pass never won), columns past 12288
-     * bytes, the limit's first column over (3073 x 4, 1537 x 8), single
-     * rows and columns (nothing moves) */
-    static const size_t shapes[][3] = {{1200, 1500, 4}, {96, 100, 8},  {4000, 1001, 4},
-                                       {3073, 1024, 4}, {1537, 1024, 8}, {1, 997, 4},
-                                       {997, 1, 8},     {800, 17, 16}};
+    /* a common factor (C2R's third pass never won), columns and rows
+     * past 12288 bytes, the limit's first column and row over (3073 x 4,
+     * 1537 x 8, 800 x 16), single rows and columns (nothing moves) */
+    static const size_t shapes[][3] = {{1200, 1500, 4}, {96, 100, 8},  {4000, 3119, 4},
+                                       {3073, 3079, 4}, {1537, 1543, 8}, {1, 997, 4},
+                                       {997, 1, 8},     {800, 811, 16}};
     test_env *env = TEST_ENV(state);
     clipt_context c = test_context_gpu_like(env, H100);
     clipt_plan_options o = options(CLIPT_PADDING_AUTO);
@@ -188,6 +216,12 @@ static void test_batches_and_permutations(void **state)
     assert_status(clipt_plan_choose_batch(profile, 3, 97, 101, 4, &o, &profile->tuning, &ch),
                   CLIPT_SUCCESS);
     assert_int_equal(ch.algorithm, CLIPT_ALGORITHM_TPDS);
+    assert_status(clipt_plan_choose_batch(profile, 1, 4001, 101, 4, &o, &profile->tuning, &ch),
+                  CLIPT_SUCCESS);
+    assert_int_equal(ch.algorithm, CLIPT_ALGORITHM_R2C);
+    assert_status(clipt_plan_choose_batch(profile, 3, 4001, 101, 4, &o, &profile->tuning, &ch),
+                  CLIPT_SUCCESS);
+    assert_int_equal(ch.algorithm, CLIPT_ALGORITHM_TPDS);
     assert_status(clipt_plan_create_permute(gpu.ctx, 3, batch, swap, 4, NULL, &p),
                   CLIPT_SUCCESS);
     for (unsigned i = 0; i < p->nd.num_passes; i++)
@@ -238,8 +272,8 @@ static void test_other_profiles_never(void **state)
                                             &profile->tuning, &ch),
                           CLIPT_SUCCESS);
             if (ch.algorithm != CLIPT_ALGORITHM_TPDS)
-                fail_msg("%s: %zu x %zu chose C2R", clipt_context_tuning_entry(contexts[c]),
-                         rows, cols);
+                fail_msg("%s: %zu x %zu chose C2R or R2C",
+                         clipt_context_tuning_entry(contexts[c]), rows, cols);
             tried++;
         }
     }
@@ -254,6 +288,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coprime_short_columns),
+        cmocka_unit_test(test_coprime_short_rows),
         cmocka_unit_test(test_tpds_kept),
         cmocka_unit_test(test_option_raises_the_limit),
         cmocka_unit_test(test_batches_and_permutations),

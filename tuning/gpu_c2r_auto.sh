@@ -13,6 +13,8 @@
 #      [1000, 20000] (Random(SEED + 1)): columns of 8-12.3 KB;
 #   c  COUNT_C (100) general fp32 shapes (tuning/shapes.py general --seed
 #      20261141 --elem 4), the control: mostly TPDS in both trees.
+# TALL=1 swaps rows and cols in sets a and b (short rows: where the rule
+# takes R2C, the inverse decomposition).
 # The base runs --no-verify; this tree verifies its first VERIFY (default
 # 8) shapes of each set (a second bench run on them: the results of its
 # C2R plans are checked against the host's transpose) and times the rest
@@ -39,7 +41,7 @@
 # tuning/gpu_pool.sh's runs, whose four benches of 100 general shapes took
 # most of its 4 minutes).
 # Usage: [SEED=S] [COUNT_A=N] [COUNT_B=N] [COUNT_C=N] [REPEAT=K] [VERIFY=N]
-#        [BASE_SRC=dir] [SMALL=1] tuning/gpu_c2r_auto.sh
+#        [BASE_SRC=dir] [SMALL=1] [TALL=1] tuning/gpu_c2r_auto.sh
 # (SMALL=1: every side range divided by 10, for a try on PoCL with
 # CLIPT_PLATFORM=Portable; set c then comes from the same generator.)
 set -uo pipefail
@@ -55,6 +57,7 @@ count_c=${COUNT_C:-100}
 repeat=${REPEAT:-3}
 verify=${VERIFY:-8}
 small=${SMALL:-0}
+tall=${TALL:-0}
 here=$PWD
 jobs=$(nproc 2>/dev/null || echo 4)
 half=$(( jobs > 1 ? jobs / 2 : 1 ))
@@ -78,18 +81,19 @@ export CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader \
     > "$out/gpu.txt" 2>/dev/null && cat "$out/gpu.txt"
 # the sets: coprime ones from random.Random, the control from shapes.py
-coprime() { # count, seed, rows lo, rows hi, cols lo, cols hi, elem
-    python3 - "$@" <<'PY'
+coprime() { # count, seed, rows lo, rows hi, cols lo, cols hi, elem (TALL: swapped)
+    python3 - "$@" "$tall" <<'PY'
 import math, random, sys
-count, seed, rlo, rhi, clo, chi, elem = map(int, sys.argv[1:])
+count, seed, rlo, rhi, clo, chi, elem, tall = map(int, sys.argv[1:])
 rng = random.Random(seed)
-print(f"# coprime, rows in [{rlo}, {rhi}], cols in [{clo}, {chi}], {elem}-byte, "
+sides = "cols" if tall else "rows", "rows" if tall else "cols"
+print(f"# coprime, {sides[0]} in [{rlo}, {rhi}], {sides[1]} in [{clo}, {chi}], {elem}-byte, "
       f"random.Random({seed})")
 k = 0
 while k < count:
     rows, cols = rng.randint(rlo, rhi), rng.randint(clo, chi)
     if math.gcd(rows, cols) == 1:
-        print(rows, cols)
+        print(*((cols, rows) if tall else (rows, cols)))
         k += 1
 PY
 }
@@ -142,8 +146,11 @@ def load(name):
         return [r for r in csv.DictReader(f) if r.get("time_ms")]
 def med(v):
     return statistics.median(v) if v else float("nan")
-sets = {"a": "coprime fp32, rows 1000-3000", "b": "coprime fp64, rows 1000-1536",
+short = "cols" if os.environ.get("TALL") == "1" else "rows"
+sets = {"a": f"coprime fp32, {short} 1000-3000", "b": f"coprime fp64, {short} 1000-1536",
         "c": "general fp32 (control)"}
+def family(r):  # Catanzaro et al.'s decomposition, either way
+    return r["sequence"] in ("c2r", "r2c")
 for s, title in sets.items():
     base = {(r["rows"], r["cols"]): r for r in load(f"base_{s}")}
     # this tree: the verified first shapes, then the rest
@@ -157,13 +164,15 @@ for s, title in sets.items():
     for tree, rows in (("base", base), ("this", this)):
         ratios = sorted(100 * float(rows[k]["ratio"]) for k in keys)
         c2r = sum(rows[k]["sequence"] == "c2r" for k in keys)
+        r2c = sum(rows[k]["sequence"] == "r2c" for k in keys)
         print(f"  {tree}: median {med(ratios):5.1f} % of copy, p10 "
-              f"{ratios[int(0.1 * (len(ratios) - 1))]:5.1f} %; C2R on {c2r} of {len(keys)}")
+              f"{ratios[int(0.1 * (len(ratios) - 1))]:5.1f} %; C2R on {c2r}, R2C on {r2c} "
+              f"of {len(keys)}")
     def speedups(ks):
         return sorted(float(base[k]["time_ms"]) / float(this[k]["time_ms"]) for k in ks
                       if float(this[k]["time_ms"]) > 0)
-    for what, ks in (("all", keys), ("C2R here", [k for k in keys if this[k]["sequence"] == "c2r"]),
-                     ("TPDS here", [k for k in keys if this[k]["sequence"] != "c2r"])):
+    for what, ks in (("all", keys), ("C2R or R2C here", [k for k in keys if family(this[k])]),
+                     ("TPDS here", [k for k in keys if not family(this[k])])):
         v = speedups(ks)
         if v:
             print(f"  speed-up this/base, {what} ({len(v)}): median {med(v):.3f}, min "

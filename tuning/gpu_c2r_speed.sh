@@ -96,30 +96,14 @@ shapes coprime "${COPRIME:-60}" "$seed" 4 "$out/shapes_fp32c.txt" &&
     shapes general "${FP64:-20}" $((seed + 2)) 8 "$out/shapes_fp64.txt" || exit 1
 
 status=0
+. "$(dirname "$0")/bench_chunks.sh"
 # tag, binary, algorithm, elem, time limit, shape file, extra args: one
-# bench run; on failure shape by shape; rows appended to $out/$tag.csv
+# bench run (bench_chunk: on failure shape by shape); rows appended to
+# $out/$tag.csv
 bench() {
     local tag=$1 bin=$2 algo=$3 elem=$4 limit=$5 part=$6
     shift 6
-    local csv="$part.$tag.csv"
-    rm -f "$csv"
-    if ! timeout "$limit" "$bin" bench --shapes "$part" --elem "$elem" --algorithm "$algo" \
-        "$@" --csv "$csv" >> "$out/$tag.log" 2>&1; then
-        echo "$tag: $(basename "$part") failed; shape by shape" | tee -a "$out/$tag.log"
-        rm -f "$csv"
-        grep -v '^#' "$part" | while read -r r c; do
-            echo "$r $c" > "$part.one"
-            timeout "$limit" "$bin" bench --shapes "$part.one" --elem "$elem" --algorithm "$algo" \
-                "$@" --csv "$part.one.csv" >> "$out/$tag.log" 2>&1 ||
-                echo "$tag: $r x $c failed (exit $?)" | tee -a "$out/$tag.log"
-            [ -f "$part.one.csv" ] || continue
-            if [ -f "$csv" ]; then tail -n +2 "$part.one.csv" >> "$csv"; else cp "$part.one.csv" "$csv"; fi
-            rm -f "$part.one.csv"
-        done
-        status=1
-    fi
-    [ -f "$csv" ] || return 0
-    if [ -f "$out/$tag.csv" ]; then tail -n +2 "$csv" >> "$out/$tag.csv"; else cp "$csv" "$out/$tag.csv"; fi
+    bench_chunk "$tag" "$limit" "$part" "$bin" --elem "$elem" --algorithm "$algo" "$@"
 }
 
 rm -f "$out"/*.csv

@@ -180,14 +180,16 @@ static void sweep_plans(clipt_context c, build_list *l, int full)
                     plan_one(c, l, shapes[i][0], shapes[i][1], elems[e], &o);
                 }
             }
-    /* the C2R decomposition: cheap to plan on any shape (no cycle walks) */
+    /* the C2R decomposition and R2C: cheap to plan on any shape (no cycle
+     * walks) */
     for (size_t i = 0; i < COUNT(shapes); i++)
-        for (size_t e = 0; e < COUNT(elems); e++) {
-            clipt_plan_options o;
-            clipt_plan_options_init(&o);
-            o.algorithm = CLIPT_ALGORITHM_C2R;
-            plan_one(c, l, shapes[i][0], shapes[i][1], elems[e], &o);
-        }
+        for (size_t e = 0; e < COUNT(elems); e++)
+            for (int inverse = 0; inverse < 2; inverse++) {
+                clipt_plan_options o;
+                clipt_plan_options_init(&o);
+                o.algorithm = inverse ? CLIPT_ALGORITHM_R2C : CLIPT_ALGORITHM_C2R;
+                plan_one(c, l, shapes[i][0], shapes[i][1], elems[e], &o);
+            }
     {
         static const size_t forced[][4] = {{600, 700, 600, 700}, {4096, 4096, 4096, 64},
                                            {5000, 3001, 5000, 3001}, {1500, 2000, 500, 400},

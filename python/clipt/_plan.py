@@ -19,9 +19,10 @@ SEQUENCES = {"auto": 0, "1": 1, "2.1": 21, "2.2": 22, "3.1": 31, "3.2": 32,
              "4.1": 41, "4.2": 42, "4.3": 43}
 TILE_RULES = {"auto": 0, "alg5": 5, "alg2": 2, "alg1": 1}
 PADDINGS = {"auto": 0, "none": 1, "scratch": 2, "off": 3}
-ALGORITHMS = {"auto": 0, "tpds": 1, "c2r": 2}
+ALGORITHMS = {"auto": 0, "tpds": 1, "c2r": 2, "r2c": 3}
 STAGE_OPS = {"transpose_tiles": 1, "move_super": 2, "pad": 3, "unpad": 4,
-             "rotate_columns": 5, "shuffle_rows": 6, "shuffle_columns": 7}
+             "rotate_columns": 5, "shuffle_rows": 6, "shuffle_columns": 7,
+             "unshuffle_columns": 8, "unshuffle_rows": 9, "unrotate_columns": 10}
 KERNEL_FAMILIES = {"tile_local": 1, "tile_cycles": 2, "super_local": 3,
                    "super_slices": 4, "super_segments": 5, "rows": 6, "c2r": 7}
 
@@ -259,9 +260,10 @@ class Plan:
     `sequence` "auto", "1", "2.1", ... "4.3"; `tile_m`, `tile_n` (0:
     automatic); `tile_rule` "auto", "alg5", "alg2", "alg1"; `min_super`;
     `algorithm` "auto" (the plan's choice), "tpds" (the sequences of
-    elementary transpositions) or "c2r" (the C2R decomposition: two or
+    elementary transpositions), "c2r" (the C2R decomposition: two or
     three passes, never padded; the sequence and tile options do not
-    apply to it);
+    apply to it) or "r2c" (its inverse on the cols x rows view, the same
+    rules);
     `tuning` {name: value} overrides (names: `clipt.tuning_names()`).
     Creating a plan builds its kernels (blocking)."""
 

@@ -65,25 +65,29 @@ def test_options(queue):
     assert forced.query().sequence == "3.2"
 
 
+@pytest.mark.parametrize("algorithm", ["c2r", "r2c"])
 @pytest.mark.parametrize("shape, dtype, passes", [
     ((97, 61), np.float32, 2),     # coprime sides: row and column shuffle
-    ((60, 84), np.complex128, 3),  # gcd 12: the column rotation first
+    ((60, 84), np.complex128, 3),  # gcd 12: the column rotation first (R2C: last)
 ])
-def test_algorithm_option(queue, shape, dtype, passes):
+def test_algorithm_option(queue, shape, dtype, passes, algorithm):
     host = random_host(shape, dtype)
-    plan = clipt.Plan(queue, shape, dtype, algorithm="c2r", padding="none")
+    plan = clipt.Plan(queue, shape, dtype, algorithm=algorithm, padding="none")
     info = plan.query()
-    assert info.algorithm == "c2r" and plan.buffer_size == plan.nbytes
+    assert info.algorithm == algorithm and plan.buffer_size == plan.nbytes
     assert len(info.stages) == passes
     assert {stage.family for stage in info.stages} == {"c2r"}
-    assert "c2r" in plan.describe().lower()
+    assert algorithm in plan.describe().lower()
+    first = "unshuffle_columns" if algorithm == "r2c" else (
+        "shuffle_rows" if passes == 2 else "rotate_columns")
+    assert info.stages[0].op == first
     buffer = upload(queue, host)
     plan.enqueue(queue, buffer).wait()
     assert transposed_bytes(queue, buffer, host)
     assert clipt.Plan(queue, shape, dtype, algorithm="tpds").query().algorithm == "tpds"
-    assert clipt.Plan(queue, shape, dtype).query().algorithm in ("tpds", "c2r")
+    assert clipt.Plan(queue, shape, dtype).query().algorithm in ("tpds", "c2r", "r2c")
     with pytest.raises(ValueError, match="unknown algorithm"):
-        clipt.Plan(queue, shape, dtype, algorithm="r2c")
+        clipt.Plan(queue, shape, dtype, algorithm="c3r")
 
 
 @pytest.mark.parametrize("options, name", [

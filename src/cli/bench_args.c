@@ -276,7 +276,7 @@ int bench_parse_args(const cli_command *cmd, int argc, char **argv, bench_args *
         {"tune", "LIST", cli_parse_tuning, &a->tuning,
          "tuning overrides NAME=VALUE,... for every plan (names as in 'clipt info')"},
         {"algorithm", "A", cli_parse_algorithm, &a->algorithm,
-         "tpds, c2r or auto (default auto) for every plan"},
+         "tpds, c2r, r2c or auto (default auto) for every plan"},
         {"padding", "P", cli_parse_padding, &a->padding,
          "auto (room after the matrix, default), none (exact-size buffer: "
          "clipt_transpose's plans), scratch (exact-size, padded tail in the plan), off "

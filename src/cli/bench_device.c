@@ -174,6 +174,7 @@ void bench_plan_facts(clipt_plan p, const shape *sh, plan_facts *f)
     f->seq = info.sequence;
     /* AUTO: a vector, where nothing moves */
     f->sequence = info.algorithm == CLIPT_ALGORITHM_C2R   ? "c2r"
+                  : info.algorithm == CLIPT_ALGORITHM_R2C ? "r2c"
                   : info.sequence == CLIPT_SEQUENCE_AUTO ? "none"
                                                          : plan_text_sequence(info.sequence);
     f->m = info.tile_m;

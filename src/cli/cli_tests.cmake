@@ -52,7 +52,7 @@ automatic plan's C2R" info)
   expect(2 "positive whole number" run --cols -4)
   expect(2 "needs a value" run --repeat)
   expect(2 "expected auto, 1, 2.1" run --sequence 5.5)
-  expect(2 "expected auto, tpds or c2r" run --algorithm fast)
+  expect(2 "expected auto, tpds, c2r or r2c" run --algorithm fast)
   expect(0 "algorithm: C2R \\(forced\\): 3 passes.*c2r_rows_local.*verified: +yes" run --rows 60
          --cols 84 --algorithm c2r --describe)
   expect(2 "cannot plan 60 x 84 .*INCOMPATIBLE_OPTIONS" run --rows 60 --cols 84
@@ -205,7 +205,7 @@ elseif(GROUP STREQUAL "bench")
          --mode oneshot --tile-rule alg5)
   expect(2 "no --tune, --tile-rule, --algorithm, --padding or --brute-force" bench --random general
          --mode oneshot --algorithm c2r)
-  expect(2 "expected auto, tpds or c2r" bench --random general --algorithm c3r)
+  expect(2 "expected auto, tpds, c2r or r2c" bench --random general --algorithm c3r)
   # C2R forced for every plan: its name in the sequence column, verified
   expect(0 "c2r.*${summary} 2/2" bench --random general --count 2 --max-dim 300 --repeat 1
          --algorithm c2r)

@@ -106,8 +106,8 @@ static int parse_run_args(int argc, char **argv, run_args *a, int *status)
         {"sequence", "S", cli_parse_sequence, &a->sequence,
          "auto, 1, 2.1, 2.2, 3.1, 3.2, 4.1, 4.2, 4.3 (default auto)"},
         {"algorithm", "A", cli_parse_algorithm, &a->algorithm,
-         "tpds (the sequences), c2r (Catanzaro et al.'s decomposition) or auto "
-         "(default auto)"},
+         "tpds (the sequences), c2r (Catanzaro et al.'s decomposition), r2c (its "
+         "inverse on the cols x rows view) or auto (default auto)"},
         {"tile-m", "M", cli_parse_positive_size, &a->tile_m,
          "force the tile factor m of rows (default automatic)"},
         {"tile-n", "N", cli_parse_positive_size, &a->tile_n,

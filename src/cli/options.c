@@ -345,8 +345,10 @@ const char *cli_parse_algorithm(const char *text, void *algorithm_target)
         *out = CLIPT_ALGORITHM_TPDS;
     else if (strcmp(text, "c2r") == 0)
         *out = CLIPT_ALGORITHM_C2R;
+    else if (strcmp(text, "r2c") == 0)
+        *out = CLIPT_ALGORITHM_R2C;
     else
-        return "auto, tpds or c2r";
+        return "auto, tpds, c2r or r2c";
     return NULL;
 }
 

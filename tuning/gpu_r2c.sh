@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# C2R and R2C forced, and the automatic plan, on general coprime shapes
+# (issue 14: the C2R target is stated for the coprime shapes of a general
+# set; R2C is C2R's inverse on the cols x rows view, whose column passes
+# run along the rows).  Builds this tree (Release, clipt_cli) and runs
+# `clipt bench --mode repeated --repeat 3` with --algorithm c2r, r2c and
+# auto on the same shapes, chunk by chunk (5 shapes; the three runs of a
+# chunk one after the other, so that their ratios to copy compare):
+#   fp32   COUNT (60) general fp32 shapes, sides in [1000, 20000],
+#          gcd(rows, cols) = 1 (python random.Random(SEED), default
+#          20261170), as tuning/gpu_c2r_speed.sh draws them;
+#   fp64   COUNT64 (20) likewise, sides up to 15000 (Random(SEED + 1)).
+# The first 2 shapes of each set are verified bit-exact with c2r and r2c.
+# A chunk whose run fails is rerun shape by shape, so one failure never
+# spoils the rest; no chunk starts after DEADLINE seconds (default 200,
+# the build included).
+# Writes to $OUT: shapes_*.txt, {c2r,r2c,auto}_{fp32,fp64}.csv and logs,
+# verify_*.csv, gpu.txt and summary.txt (printed): per set the median and
+# p10 % of copy of C2R, R2C, the better of the two per shape (the family
+# at its best, as a per-shape choice between them would get) and the
+# automatic plan, and how many shapes each beats the automatic plan on.
+# Usage: [SEED=S] [COUNT=N] [COUNT64=N] [DEADLINE=s] tuning/gpu_r2c.sh
+# (on PoCL: CLIPT_PLATFORM=Portable MAXDIM=600 COUNT=2 COUNT64=1).
+set -uo pipefail
+out=${OUT:-/tmp/clipt-r2c}
+mkdir -p "$out"
+seed=${SEED:-20261170}
+deadline=${DEADLINE:-200}
+jobs=$(nproc 2>/dev/null || echo 4)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cmake -S . -B build-r2c -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release > "$out/build.log" 2>&1 &&
+    cmake --build build-r2c -j"$jobs" --target clipt_cli >> "$out/build.log" 2>&1 ||
+    { tail -30 "$out/build.log"; exit 1; }
+bin=build-r2c/src/cli/clipt
+export CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader \
+    > "$out/gpu.txt" 2>/dev/null && cat "$out/gpu.txt"
+
+shapes() { # count, seed, largest side, file
+    python3 - "$@" <<'PY'
+import math, os, random, sys
+count, seed, hi, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+top = min(hi, int(os.environ.get("MAXDIM", "0")) or hi)
+lo = min(1000, (top + 1) // 2)
+rng, got = random.Random(seed), []
+while len(got) < count:
+    r, c = rng.randint(lo, top), rng.randint(lo, top)
+    if math.gcd(r, c) == 1:
+        got.append((r, c))
+with open(path, "w") as f:
+    f.write(f"# general coprime, sides in [{lo}, {top}], random.Random({seed})\n")
+    f.write("".join(f"{r} {c}\n" for r, c in got))
+PY
+}
+shapes "${COUNT:-60}" "$seed" 20000 "$out/shapes_fp32.txt" &&
+    shapes "${COUNT64:-20}" $((seed + 1)) 15000 "$out/shapes_fp64.txt" || exit 1
+
+status=0
+. "$(dirname "$0")/bench_chunks.sh"
+bench() { # tag, algorithm, elem, shape file, extra arguments: rows to $out/$tag.csv
+    local tag=$1 algo=$2 elem=$3 part=$4
+    shift 4
+    bench_chunk "$tag" 60 "$part" "$bin" --elem "$elem" --algorithm "$algo" --mode repeated "$@"
+}
+rm -f "$out"/*.csv
+for set in fp32 fp64; do
+    elem=4; [ $set = fp64 ] && elem=8
+    grep -v '^#' "$out/shapes_$set.txt" | head -2 > "$work/verify_$set"
+    bench "verify_c2r_$set" c2r $elem "$work/verify_$set" --repeat 1
+    bench "verify_r2c_$set" r2c $elem "$work/verify_$set" --repeat 1
+    grep -v '^#' "$out/shapes_$set.txt" | split -l 5 -d -a 3 - "$work/$set-"
+done
+for part in "$work"/fp32-* "$work"/fp64-*; do
+    case $part in *.csv) continue ;; esac
+    [ "$SECONDS" -lt "$deadline" ] || { echo "deadline: stopped before $(basename "$part")"; break; }
+    set=$(basename "$part" | cut -d- -f1)
+    elem=4; [ $set = fp64 ] && elem=8
+    for algo in c2r r2c auto; do
+        bench "${algo}_$set" $algo $elem "$part" --repeat 3 --no-verify
+    done
+done
+
+python3 - "$out" <<'PY' | tee "$out/summary.txt"
+import csv, os, statistics, sys
+out = sys.argv[1]
+def load(name):
+    path = os.path.join(out, name + ".csv")
+    if not os.path.exists(path):
+        return {}
+    return {(r["rows"], r["cols"]): r for r in csv.DictReader(open(path)) if r.get("time_ms")}
+def stats(v):
+    v = sorted(v)
+    return (f"median {statistics.median(v):5.1f} %, p10 {v[int(0.1 * (len(v) - 1))]:5.1f} %"
+            if v else "none")
+for s, title in (("fp32", "general coprime fp32"), ("fp64", "general coprime fp64")):
+    runs = {a: load(f"{a}_{s}") for a in ("c2r", "r2c", "auto")}
+    keys = sorted(set.intersection(*(set(d) for d in runs.values())))
+    print(f"== {title}: {len(keys)} shapes measured by all three")
+    if not keys:
+        continue
+    pct = {a: {k: 100 * float(runs[a][k]["ratio"]) for k in keys} for a in runs}
+    best = {k: max(pct["c2r"][k], pct["r2c"][k]) for k in keys}
+    for name, d in (("C2R forced", pct["c2r"]), ("R2C forced", pct["r2c"]),
+                    ("better of C2R and R2C", best), ("automatic", pct["auto"])):
+        beats = sum(d[k] > pct["auto"][k] * 1.02 for k in keys)
+        print(f"  {name:22s} {stats(list(d.values()))} of copy; above auto (> 2 %) on {beats}")
+    fam = sum(runs["auto"][k]["sequence"] in ("c2r", "r2c") for k in keys)
+    print(f"  the automatic plan took C2R or R2C on {fam} of {len(keys)}")
+    for k in keys:
+        print(f"  {k[0]} x {k[1]}: c2r {pct['c2r'][k]:5.1f} r2c {pct['r2c'][k]:5.1f} "
+              f"auto {runs['auto'][k]['sequence']} {pct['auto'][k]:5.1f}")
+for name in sorted(f for f in os.listdir(out) if f.startswith("verify_") and f.endswith(".csv")):
+    rows = list(csv.DictReader(open(os.path.join(out, name))))
+    good = sum(r["verified"] == "yes" for r in rows)
+    print(f"{name}: {good} of {len(rows)} verified bit-exact")
+PY
+exit $status
