@@ -322,23 +322,28 @@ static int forced_padding(size_t dim, size_t f, int vector, const clipt_plan_opt
 /* The automatic plan's C2R or R2C: a single matrix (not a batch: the rule
  * was measured on single matrices) with coprime sides, so that they need
  * no column rotation (C2R's two passes beat the TPDS plan on an H100; with
- * the rotation's third pass it never did), and column passes over at most
+ * the rotation's third pass it never did), column passes over at most
  * tuning.c2r_column_bytes (the column pass grows costly with their length:
- * 4-12 copies' time beyond ~11 KB on the H100): C2R's run along the
- * matrix's columns, R2C's along its rows.  Only when nothing of the TPDS
- * plan (algorithm, sequence, tiles, tile rule) is forced.  Returns the
- * algorithm, TPDS for none. */
-static clipt_algorithm c2r_chosen(size_t batch, size_t rows, size_t cols, size_t elem,
+ * 4-12 copies' time beyond ~11 KB on the H100) and a row pass whose rows
+ * stay on chip (through global scratch a row pass made skinny shapes such
+ * as 7 x 5762473 run at 0.1 % of copy against the TPDS plan's 29 %): C2R's
+ * columns are the matrix's, R2C's its rows.  Only when nothing of the
+ * TPDS plan (algorithm, sequence, tiles, tile rule) is forced.  Returns
+ * the algorithm, TPDS for none. */
+static clipt_algorithm c2r_chosen(const clipt_device_profile *profile, size_t batch,
+                                  size_t rows, size_t cols, size_t elem,
                                   const clipt_plan_options *o, const clipt_tuning *t)
 {
-    const size_t most = t->c2r_column_bytes / elem;
+    const size_t most = t->c2r_column_bytes / elem, lm = local_words(profile, elem);
     if (o->algorithm != CLIPT_ALGORITHM_AUTO || o->sequence != CLIPT_SEQUENCE_AUTO ||
         o->tile_rule != CLIPT_TILE_RULE_AUTO || o->tile_m || o->tile_n || batch != 1 ||
         rows < 2 || cols < 2 || clipt_gcd(rows, cols) != 1)
         return CLIPT_ALGORITHM_TPDS;
-    if (rows <= most && clipt_c2r_indexable(rows, cols, elem))
+    if (rows <= most && clipt_c2r_row_on_chip(cols, elem, lm) &&
+        clipt_c2r_indexable(rows, cols, elem))
         return CLIPT_ALGORITHM_C2R;
-    if (cols <= most && clipt_c2r_indexable(cols, rows, elem))
+    if (cols <= most && clipt_c2r_row_on_chip(rows, elem, lm) &&
+        clipt_c2r_indexable(cols, rows, elem))
         return CLIPT_ALGORITHM_R2C;
     return CLIPT_ALGORITHM_TPDS;
 }
@@ -361,7 +366,7 @@ static clipt_status choose_staged(const clipt_device_profile *profile, size_t ba
     ch->algorithm = CLIPT_ALGORITHM_TPDS;
     const clipt_algorithm chosen = is_c2r_family(o->algorithm)
                                        ? o->algorithm
-                                       : c2r_chosen(batch, rows, cols, elem, o, t);
+                                       : c2r_chosen(profile, batch, rows, cols, elem, o, t);
     if (is_c2r_family(chosen)) {
         /* permutations inside rows and columns: no tiles, no padding */
         if (o->sequence != CLIPT_SEQUENCE_AUTO || o->tile_m || o->tile_n)

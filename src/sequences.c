@@ -100,6 +100,11 @@ int clipt_c2r_indexable(uint64_t rows, uint64_t cols, size_t elem)
                UINT32_MAX;
 }
 
+int clipt_c2r_row_on_chip(uint64_t length, size_t elem, size_t local_words)
+{
+    return length <= local_words + (uint64_t)CLIPT_C2R_GLOBAL_GROUP_SIZE * CLIPT_C2R_BATCH_OF(elem);
+}
+
 unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols, int inverse,
                          clipt_stage_spec specs[CLIPT_MAX_SEQUENCE_STAGES])
 {

@@ -88,6 +88,17 @@ unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols, int inver
  * a global variant's work-group, and elements each loads ahead. */
 #define CLIPT_C2R_GLOBAL_GROUP_SIZE 1024
 #define CLIPT_C2R_MAX_BATCH 8
+/* Elements a GPU-style work-item loads ahead (C2R_BATCH): fewer of 16
+ * bytes, which take four registers each. */
+#define CLIPT_C2R_BATCH_OF(elem) ((elem) > 8 ? 4 : CLIPT_C2R_MAX_BATCH)
+
+/* Whether C2R's row pass (R2C's: rows of the cols x rows view) keeps a
+ * row of `length` elem-byte elements on chip: local memory (local_words
+ * elements) plus one step of the largest work-group's registers
+ * (c2r_rows_local, c2r_rows_regs).  Past that a row goes through global
+ * scratch, several times slower than the TPDS plans: the automatic choice
+ * asks it. */
+int clipt_c2r_row_on_chip(uint64_t length, size_t elem, size_t local_words);
 
 /* Whether C2R's kernels can index a rows x cols matrix of elem-byte
  * elements (32-bit indices within a row or a column block, with a batch's

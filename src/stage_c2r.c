@@ -66,7 +66,7 @@ static int c2r_batch(const clipt_tuning *t, size_t elem)
 {
     if (clipt_tuning_loops(t))
         return 1;
-    return elem > 8 ? 4 : C2R_MAX_BATCH;
+    return CLIPT_C2R_BATCH_OF(elem);
 }
 
 static int is_rows(const clipt_stage_spec *sp)

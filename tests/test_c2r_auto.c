@@ -1,7 +1,8 @@
 /* The automatic plan's C2R and R2C (src/choice.c, tuning
  * c2r_column_bytes): on the H100's profile a single matrix with coprime
- * sides whose columns are at most 12288 bytes gets C2R, else one whose
- * rows are gets R2C, bit-exact for every element size and every padding
+ * sides whose columns are at most 12288 bytes (and whose rows stay on
+ * chip) gets C2R, else one whose rows are (and whose columns stay on
+ * chip) gets R2C, bit-exact for every element size and every padding
  * policy, with no padding; a common factor, longer columns and rows, a
  * batch, the passes of an N-D permutation, a forced algorithm, sequence,
  * tile or tile rule, and the option c2r_column_bytes=1 keep the TPDS
@@ -69,11 +70,12 @@ static void run_auto(test_env *gpu, size_t rows, size_t cols, size_t elem,
 }
 
 
-/* On the H100-like profile: every small shape with every element size
- * and padding policy runs the automatic C2R (R2C with `inverse`) exactly;
+/* On the H100-like profile: every small shape (rows, cols, the element
+ * sizes it runs with, or-ed) with each of its element sizes and every
+ * padding policy runs the automatic C2R (R2C with `inverse`) exactly;
  * every large one (rows, cols, elem) plans it with a buffer of the matrix
  * itself, and the first `runs` of them run with AUTO and NONE. */
-static void check_rule(test_env *env, const size_t (*small)[2], size_t num_small,
+static void check_rule(test_env *env, const size_t (*small)[3], size_t num_small,
                        const size_t (*large)[3], size_t num_large, size_t runs, int inverse)
 {
     test_env gpu = *env;
@@ -85,7 +87,8 @@ static void check_rule(test_env *env, const size_t (*small)[2], size_t num_small
         for (size_t e = 0; e < COUNT(elem_sizes); e++)
             for (size_t k = 0; k < COUNT(paddings); k++) {
                 const clipt_plan_options o = options(paddings[k]);
-                run_auto(&gpu, small[i][0], small[i][1], elem_sizes[e], &o, inverse);
+                if (small[i][2] & elem_sizes[e])
+                    run_auto(&gpu, small[i][0], small[i][1], elem_sizes[e], &o, inverse);
             }
     for (size_t i = 0; i < num_large; i++)
         for (size_t k = 0; k < COUNT(paddings); k++) {
@@ -108,7 +111,8 @@ static void check_rule(test_env *env, const size_t (*small)[2], size_t num_small
  * the limit (1531 x 8 = 12248 bytes). */
 static void test_coprime_short_columns(void **state)
 {
-    static const size_t small[][2] = {{2, 3}, {97, 101}, {101, 64}, {5, 513}, {640, 131}};
+    static const size_t small[][3] = {{2, 3, 31},   {97, 101, 31}, {101, 64, 31},
+                                      {5, 513, 31}, {640, 131, 31}};
     static const size_t large[][3] = {{1111, 2003, 4}, {2003, 1111, 4}, {1531, 1024, 8},
                                       {1316, 1777, 8}, {3071, 512, 4}};
     check_rule(TEST_ENV(state), small, COUNT(small), large, COUNT(large), COUNT(large), 0);
@@ -116,13 +120,14 @@ static void test_coprime_short_columns(void **state)
 
 /* Coprime sides, columns past the limit but short rows: R2C with every
  * padding policy, the buffer the matrix itself; exact on every element
- * size (12301 rows: past 12288 bytes even of 1-byte elements) and on 4-
- * and 8-byte elements of larger ones (rows of 1024 elements, columns one
- * element past the limit); the last two only planned (too large for a
- * test's run). */
+ * size (12301 rows: past 12288 bytes even of 1-byte elements, and on chip
+ * up to 8-byte ones; 797 rows of 16 bytes: 12752) and on 4- and 8-byte
+ * elements of larger ones (rows of 1024 elements, columns one element
+ * past the limit); the last two only planned (too large for a test's
+ * run). */
 static void test_coprime_short_rows(void **state)
 {
-    static const size_t small[][2] = {{12301, 7}, {12301, 64}};
+    static const size_t small[][3] = {{12301, 7, 15}, {12301, 64, 15}, {797, 9, 16}};
     static const size_t large[][3] = {{4000, 1001, 4}, {3073, 1024, 4}, {1537, 1024, 8},
                                       {20011, 2999, 4}, {13001, 1531, 8}};
     check_rule(TEST_ENV(state), small, COUNT(small), large, COUNT(large), 3, 1);
@@ -133,10 +138,15 @@ static void test_tpds_kept(void **state)
 {
     /* a common factor (C2R's third pass never won), columns and rows
      * past 12288 bytes, the limit's first column and row over (3073 x 4,
-     * 1537 x 8, 800 x 16), single rows and columns (nothing moves) */
-    static const size_t shapes[][3] = {{1200, 1500, 4}, {96, 100, 8},  {4000, 3119, 4},
-                                       {3073, 3079, 4}, {1537, 1543, 8}, {1, 997, 4},
-                                       {997, 1, 8},     {800, 811, 16}};
+     * 1537 x 8, 800 x 16), single rows and columns (nothing moves), and
+     * short columns (or rows) whose rows (columns) do not stay on chip
+     * (48 KiB of local memory and a work-group's step of registers: 20480
+     * fp32, 14336 fp64, 7168 16-byte elements): skinny shapes */
+    static const size_t shapes[][3] = {
+        {1200, 1500, 4}, {96, 100, 8},    {4000, 3119, 4},  {3073, 3079, 4},
+        {1537, 1543, 8}, {1, 997, 4},     {997, 1, 8},      {800, 811, 16},
+        {7, 1000003, 4}, {1000003, 7, 4}, {101, 40009, 4},  {40009, 101, 4},
+        {5, 30011, 8},   {30011, 5, 8},   {3, 15013, 16},   {15013, 3, 16}};
     test_env *env = TEST_ENV(state);
     clipt_context c = test_context_gpu_like(env, H100);
     clipt_plan_options o = options(CLIPT_PADDING_AUTO);

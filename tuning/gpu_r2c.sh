@@ -10,7 +10,13 @@
 #          gcd(rows, cols) = 1 (python random.Random(SEED), default
 #          20261170), as tuning/gpu_c2r_speed.sh draws them;
 #   fp64   COUNT64 (20) likewise, sides up to 15000 (Random(SEED + 1)).
-# The first 2 shapes of each set are verified bit-exact with c2r and r2c.
+# SET=skinny draws the coprime shapes of tuning/shapes.py skinny instead
+# (long side in [10^4, 10^7], short side in [2, 32], both orientations),
+# for fp32 and fp64 alike; ALGOS (default "c2r r2c auto") names the
+# --algorithm values run (e.g. "tpds auto": the automatic plan against the
+# TPDS sequences alone).
+# The first 2 shapes of each set are verified bit-exact with each forced
+# algorithm of ALGOS.
 # A chunk whose run fails is rerun shape by shape, so one failure never
 # spoils the rest; no chunk starts after DEADLINE seconds (default 200,
 # the build included).
@@ -19,12 +25,15 @@
 # p10 % of copy of C2R, R2C, the better of the two per shape (the family
 # at its best, as a per-shape choice between them would get) and the
 # automatic plan, and how many shapes each beats the automatic plan on.
-# Usage: [SEED=S] [COUNT=N] [COUNT64=N] [DEADLINE=s] tuning/gpu_r2c.sh
+# Usage: [SEED=S] [COUNT=N] [COUNT64=N] [DEADLINE=s] [SET=skinny] [ALGOS=...]
+#        tuning/gpu_r2c.sh
 # (on PoCL: CLIPT_PLATFORM=Portable MAXDIM=600 COUNT=2 COUNT64=1).
 set -uo pipefail
 out=${OUT:-/tmp/clipt-r2c}
 mkdir -p "$out"
 seed=${SEED:-20261170}
+algos=${ALGOS:-c2r r2c auto}
+set_kind=${SET:-general}
 deadline=${DEADLINE:-200}
 jobs=$(nproc 2>/dev/null || echo 4)
 work=$(mktemp -d)
@@ -38,18 +47,24 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader \
     > "$out/gpu.txt" 2>/dev/null && cat "$out/gpu.txt"
 
 shapes() { # count, seed, largest side, file
-    python3 - "$@" <<'PY'
+    python3 - "$@" "$set_kind" <<'PY'
 import math, os, random, sys
-count, seed, hi, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+count, seed, hi, path, kind = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 top = min(hi, int(os.environ.get("MAXDIM", "0")) or hi)
 lo = min(1000, (top + 1) // 2)
-rng, got = random.Random(seed), []
+rng, got, k = random.Random(seed), [], 0
 while len(got) < count:
-    r, c = rng.randint(lo, top), rng.randint(lo, top)
+    if kind == "skinny":  # as tuning/shapes.py skinny
+        long_side, short_side = rng.randint(10**4, 10**7), rng.randint(2, 32)
+        r, c = (long_side, short_side) if k % 2 == 0 else (short_side, long_side)
+        k += 1
+    else:
+        r, c = rng.randint(lo, top), rng.randint(lo, top)
     if math.gcd(r, c) == 1:
         got.append((r, c))
 with open(path, "w") as f:
-    f.write(f"# general coprime, sides in [{lo}, {top}], random.Random({seed})\n")
+    what = "skinny (tuning/shapes.py's)" if kind == "skinny" else f"general, sides in [{lo}, {top}]"
+    f.write(f"# {what}, coprime, random.Random({seed})\n")
     f.write("".join(f"{r} {c}\n" for r, c in got))
 PY
 }
@@ -67,8 +82,9 @@ rm -f "$out"/*.csv
 for set in fp32 fp64; do
     elem=4; [ $set = fp64 ] && elem=8
     grep -v '^#' "$out/shapes_$set.txt" | head -2 > "$work/verify_$set"
-    bench "verify_c2r_$set" c2r $elem "$work/verify_$set" --repeat 1
-    bench "verify_r2c_$set" r2c $elem "$work/verify_$set" --repeat 1
+    for algo in $algos; do
+        [ "$algo" = auto ] || bench "verify_${algo}_$set" "$algo" $elem "$work/verify_$set" --repeat 1
+    done
     grep -v '^#' "$out/shapes_$set.txt" | split -l 5 -d -a 3 - "$work/$set-"
 done
 for part in "$work"/fp32-* "$work"/fp64-*; do
@@ -76,14 +92,14 @@ for part in "$work"/fp32-* "$work"/fp64-*; do
     [ "$SECONDS" -lt "$deadline" ] || { echo "deadline: stopped before $(basename "$part")"; break; }
     set=$(basename "$part" | cut -d- -f1)
     elem=4; [ $set = fp64 ] && elem=8
-    for algo in c2r r2c auto; do
+    for algo in $algos; do
         bench "${algo}_$set" $algo $elem "$part" --repeat 3 --no-verify
     done
 done
 
-python3 - "$out" <<'PY' | tee "$out/summary.txt"
+python3 - "$out" $algos <<'PY' | tee "$out/summary.txt"
 import csv, os, statistics, sys
-out = sys.argv[1]
+out, algos = sys.argv[1], sys.argv[2:]
 def load(name):
     path = os.path.join(out, name + ".csv")
     if not os.path.exists(path):
@@ -93,23 +109,30 @@ def stats(v):
     v = sorted(v)
     return (f"median {statistics.median(v):5.1f} %, p10 {v[int(0.1 * (len(v) - 1))]:5.1f} %"
             if v else "none")
-for s, title in (("fp32", "general coprime fp32"), ("fp64", "general coprime fp64")):
-    runs = {a: load(f"{a}_{s}") for a in ("c2r", "r2c", "auto")}
+kind = "skinny" if os.environ.get("SET") == "skinny" else "general"
+for s in ("fp32", "fp64"):
+    title = f"{kind} coprime {s}"
+    runs = {a: load(f"{a}_{s}") for a in algos}
     keys = sorted(set.intersection(*(set(d) for d in runs.values())))
-    print(f"== {title}: {len(keys)} shapes measured by all three")
+    print(f"== {title}: {len(keys)} shapes measured by all of {' '.join(algos)}")
     if not keys:
         continue
     pct = {a: {k: 100 * float(runs[a][k]["ratio"]) for k in keys} for a in runs}
-    best = {k: max(pct["c2r"][k], pct["r2c"][k]) for k in keys}
-    for name, d in (("C2R forced", pct["c2r"]), ("R2C forced", pct["r2c"]),
-                    ("better of C2R and R2C", best), ("automatic", pct["auto"])):
-        beats = sum(d[k] > pct["auto"][k] * 1.02 for k in keys)
-        print(f"  {name:22s} {stats(list(d.values()))} of copy; above auto (> 2 %) on {beats}")
-    fam = sum(runs["auto"][k]["sequence"] in ("c2r", "r2c") for k in keys)
-    print(f"  the automatic plan took C2R or R2C on {fam} of {len(keys)}")
+    named = [(f"{a} forced" if a != "auto" else "automatic", pct[a]) for a in algos]
+    if "c2r" in pct and "r2c" in pct:
+        named.append(("better of C2R and R2C",
+                      {k: max(pct["c2r"][k], pct["r2c"][k]) for k in keys}))
+    for name, d in named:
+        beats = (f"; above auto (> 2 %) on {sum(d[k] > pct['auto'][k] * 1.02 for k in keys)}"
+                 if "auto" in pct else "")
+        print(f"  {name:22s} {stats(list(d.values()))} of copy{beats}")
+    if "auto" in runs:
+        fam = sum(runs["auto"][k]["sequence"] in ("c2r", "r2c") for k in keys)
+        print(f"  the automatic plan took C2R or R2C on {fam} of {len(keys)}")
     for k in keys:
-        print(f"  {k[0]} x {k[1]}: c2r {pct['c2r'][k]:5.1f} r2c {pct['r2c'][k]:5.1f} "
-              f"auto {runs['auto'][k]['sequence']} {pct['auto'][k]:5.1f}")
+        print(f"  {k[0]} x {k[1]}: " + " ".join(
+            f"{a} {runs[a][k]['sequence'] + ' ' if a == 'auto' else ''}{pct[a][k]:5.1f}"
+            for a in algos))
 for name in sorted(f for f in os.listdir(out) if f.startswith("verify_") and f.endswith(".csv")):
     rows = list(csv.DictReader(open(os.path.join(out, name))))
     good = sum(r["verified"] == "yes" for r in rows)
