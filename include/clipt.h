@@ -289,13 +289,13 @@ typedef enum clipt_sequence {
 } clipt_sequence;
 
 /** Algorithm family of a plan.  AUTO lets the plan choose: for a single
- *  2-D matrix (not a batch, not an N-D pass) whose sides are coprime, when
- *  no sequence or tile is forced, C2R if its columns (rows * elem_size
- *  bytes) are at most the tuning's c2r_column_bytes and its rows fit in
- *  local memory and a work-group's registers, else R2C if the same holds
- *  with rows and columns swapped (c2r_column_bytes is 1 by default: never;
- *  measured entries such as the H100's set it where they were faster);
- *  else the TPDS sequences.
+ *  2-D matrix (not a batch, not an N-D pass) of elements of at least 4
+ *  bytes whose sides are coprime, when no sequence or tile is forced, C2R
+ *  if its columns (rows * elem_size bytes) are at most the tuning's
+ *  c2r_column_bytes and its rows fit in local memory and a work-group's
+ *  registers, else R2C if the same holds with rows and columns swapped
+ *  (c2r_column_bytes is 1 by default: never; measured entries such as the
+ *  H100's set it where they were faster); else the TPDS sequences.
  *  C2R (Catanzaro, Keller and Garland, PPoPP 2014) permutes only inside
  *  rows and columns: a column rotation (when gcd(rows, cols) > 1), a row
  *  shuffle and a column shuffle.  R2C is its inverse run on the cols x

@@ -327,9 +327,13 @@ static int forced_padding(size_t dim, size_t f, int vector, const clipt_plan_opt
  * 4-12 copies' time beyond ~11 KB on the H100) and a row pass whose rows
  * stay on chip (through global scratch a row pass made skinny shapes such
  * as 7 x 5762473 run at 0.1 % of copy against the TPDS plan's 29 %): C2R's
- * columns are the matrix's, R2C's its rows.  Only when nothing of the
- * TPDS plan (algorithm, sequence, tiles, tile rule) is forced.  Returns
- * the algorithm, TPDS for none. */
+ * columns are the matrix's, R2C's its rows.  Elements of at least 4
+ * bytes: C2R's kernels move one element per work-item step, no wider
+ * words, and lost to the TPDS plans (whose small-element stages move
+ * packed words) on 1-byte elements (27 of 27 general coprime shapes on the
+ * H100: median 5.1 % of copy against 9.4 %) and mostly on 2-byte ones (9
+ * of 12).  Only when nothing of the TPDS plan (algorithm, sequence, tiles,
+ * tile rule) is forced.  Returns the algorithm, TPDS for none. */
 static clipt_algorithm c2r_chosen(const clipt_device_profile *profile, size_t batch,
                                   size_t rows, size_t cols, size_t elem,
                                   const clipt_plan_options *o, const clipt_tuning *t)
@@ -337,7 +341,7 @@ static clipt_algorithm c2r_chosen(const clipt_device_profile *profile, size_t ba
     const size_t most = t->c2r_column_bytes / elem, lm = local_words(profile, elem);
     if (o->algorithm != CLIPT_ALGORITHM_AUTO || o->sequence != CLIPT_SEQUENCE_AUTO ||
         o->tile_rule != CLIPT_TILE_RULE_AUTO || o->tile_m || o->tile_n || batch != 1 ||
-        rows < 2 || cols < 2 || clipt_gcd(rows, cols) != 1)
+        rows < 2 || cols < 2 || elem < 4 || clipt_gcd(rows, cols) != 1)
         return CLIPT_ALGORITHM_TPDS;
     if (rows <= most && clipt_c2r_row_on_chip(cols, elem, lm) &&
         clipt_c2r_indexable(rows, cols, elem))

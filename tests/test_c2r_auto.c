@@ -106,28 +106,28 @@ static void check_rule(test_env *env, const size_t (*small)[3], size_t num_small
 }
 
 /* Coprime sides, short columns: C2R with every padding policy, the buffer
- * the matrix itself; exact on every element size (small shapes) and on
- * 4- and 8-byte elements of larger ones, the last one byte-column from
- * the limit (1531 x 8 = 12248 bytes). */
+ * the matrix itself; exact on 4-, 8- and 16-byte elements (small shapes;
+ * 1 and 2 bytes keep TPDS: test_tpds_kept) and on 4- and 8-byte elements
+ * of larger ones, the last one byte-column from the limit (1531 x 8 =
+ * 12248 bytes). */
 static void test_coprime_short_columns(void **state)
 {
-    static const size_t small[][3] = {{2, 3, 31},   {97, 101, 31}, {101, 64, 31},
-                                      {5, 513, 31}, {640, 131, 31}};
+    static const size_t small[][3] = {{2, 3, 28},   {97, 101, 28}, {101, 64, 28},
+                                      {5, 513, 28}, {640, 131, 28}};
     static const size_t large[][3] = {{1111, 2003, 4}, {2003, 1111, 4}, {1531, 1024, 8},
                                       {1316, 1777, 8}, {3071, 512, 4}};
     check_rule(TEST_ENV(state), small, COUNT(small), large, COUNT(large), COUNT(large), 0);
 }
 
 /* Coprime sides, columns past the limit but short rows: R2C with every
- * padding policy, the buffer the matrix itself; exact on every element
- * size (12301 rows: past 12288 bytes even of 1-byte elements, and on chip
- * up to 8-byte ones; 797 rows of 16 bytes: 12752) and on 4- and 8-byte
- * elements of larger ones (rows of 1024 elements, columns one element
- * past the limit); the last two only planned (too large for a test's
- * run). */
+ * padding policy, the buffer the matrix itself; exact on 4-, 8- and
+ * 16-byte elements (3079 rows: past 12288 bytes of 4-byte elements; 797
+ * rows of 16 bytes: 12752) and on 4- and 8-byte elements of larger ones
+ * (rows of 1024 elements, columns one element past the limit); the last
+ * two only planned (too large for a test's run). */
 static void test_coprime_short_rows(void **state)
 {
-    static const size_t small[][3] = {{12301, 7, 15}, {12301, 64, 15}, {797, 9, 16}};
+    static const size_t small[][3] = {{3079, 7, 4}, {3079, 64, 12}, {797, 9, 16}};
     static const size_t large[][3] = {{4000, 1001, 4}, {3073, 1024, 4}, {1537, 1024, 8},
                                       {20011, 2999, 4}, {13001, 1531, 8}};
     check_rule(TEST_ENV(state), small, COUNT(small), large, COUNT(large), 3, 1);
@@ -141,12 +141,14 @@ static void test_tpds_kept(void **state)
      * 1537 x 8, 800 x 16), single rows and columns (nothing moves), and
      * short columns (or rows) whose rows (columns) do not stay on chip
      * (48 KiB of local memory and a work-group's step of registers: 20480
-     * fp32, 14336 fp64, 7168 16-byte elements): skinny shapes */
+     * fp32, 14336 fp64, 7168 16-byte elements): skinny shapes; and 1- and
+     * 2-byte elements, with columns or rows short enough */
     static const size_t shapes[][3] = {
         {1200, 1500, 4}, {96, 100, 8},    {4000, 3119, 4},  {3073, 3079, 4},
         {1537, 1543, 8}, {1, 997, 4},     {997, 1, 8},      {800, 811, 16},
         {7, 1000003, 4}, {1000003, 7, 4}, {101, 40009, 4},  {40009, 101, 4},
-        {5, 30011, 8},   {30011, 5, 8},   {3, 15013, 16},   {15013, 3, 16}};
+        {5, 30011, 8},   {30011, 5, 8},   {3, 15013, 16},   {15013, 3, 16},
+        {97, 101, 1},    {101, 97, 2},    {12301, 7, 1},    {7, 6151, 2}};
     test_env *env = TEST_ENV(state);
     clipt_context c = test_context_gpu_like(env, H100);
     clipt_plan_options o = options(CLIPT_PADDING_AUTO);

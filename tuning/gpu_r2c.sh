@@ -20,6 +20,8 @@
 # A chunk whose run fails is rerun shape by shape, so one failure never
 # spoils the rest; no chunk starts after DEADLINE seconds (default 200,
 # the build included).
+# ELEMS="1 2" runs sets of those element sizes instead (named e1, e2, ...;
+# COUNT shapes each, sides up to 15000 for 8 and 16 bytes).
 # Writes to $OUT: shapes_*.txt, {c2r,r2c,auto}_{fp32,fp64}.csv and logs,
 # verify_*.csv, gpu.txt and summary.txt (printed): per set the median and
 # p10 % of copy of C2R, R2C, the better of the two per shape (the family
@@ -68,8 +70,22 @@ with open(path, "w") as f:
     f.write("".join(f"{r} {c}\n" for r, c in got))
 PY
 }
-shapes "${COUNT:-60}" "$seed" 20000 "$out/shapes_fp32.txt" &&
-    shapes "${COUNT64:-20}" $((seed + 1)) 15000 "$out/shapes_fp64.txt" || exit 1
+# the sets: name and element size, in order
+sets=()
+if [ -n "${ELEMS:-}" ]; then
+    for e in $ELEMS; do sets+=("e$e:$e"); done
+else
+    sets=(fp32:4 fp64:8)
+fi
+k=0
+for entry in "${sets[@]}"; do
+    name=${entry%%:*} elem=${entry#*:}
+    count=${COUNT:-60}; [ "$name" = fp64 ] && count=${COUNT64:-20}
+    top=20000; [ "$elem" -ge 8 ] && top=15000
+    shapes "$count" $((seed + k)) $top "$out/shapes_$name.txt" || exit 1
+    k=$((k + 1))
+done
+elem_of() { local entry; for entry in "${sets[@]}"; do [ "${entry%%:*}" = "$1" ] && echo "${entry#*:}"; done; }
 
 status=0
 . "$(dirname "$0")/bench_chunks.sh"
@@ -79,27 +95,27 @@ bench() { # tag, algorithm, elem, shape file, extra arguments: rows to $out/$tag
     bench_chunk "$tag" 60 "$part" "$bin" --elem "$elem" --algorithm "$algo" --mode repeated "$@"
 }
 rm -f "$out"/*.csv
-for set in fp32 fp64; do
-    elem=4; [ $set = fp64 ] && elem=8
+for entry in "${sets[@]}"; do
+    set=${entry%%:*} elem=${entry#*:}
     grep -v '^#' "$out/shapes_$set.txt" | head -2 > "$work/verify_$set"
     for algo in $algos; do
         [ "$algo" = auto ] || bench "verify_${algo}_$set" "$algo" $elem "$work/verify_$set" --repeat 1
     done
     grep -v '^#' "$out/shapes_$set.txt" | split -l 5 -d -a 3 - "$work/$set-"
 done
-for part in "$work"/fp32-* "$work"/fp64-*; do
+for part in $(for entry in "${sets[@]}"; do ls "$work/${entry%%:*}"-*; done); do
     case $part in *.csv) continue ;; esac
     [ "$SECONDS" -lt "$deadline" ] || { echo "deadline: stopped before $(basename "$part")"; break; }
     set=$(basename "$part" | cut -d- -f1)
-    elem=4; [ $set = fp64 ] && elem=8
+    elem=$(elem_of "$set")
     for algo in $algos; do
         bench "${algo}_$set" $algo $elem "$part" --repeat 3 --no-verify
     done
 done
 
-python3 - "$out" $algos <<'PY' | tee "$out/summary.txt"
+python3 - "$out" "${sets[*]}" $algos <<'PY' | tee "$out/summary.txt"
 import csv, os, statistics, sys
-out, algos = sys.argv[1], sys.argv[2:]
+out, set_names, algos = sys.argv[1], [e.split(":")[0] for e in sys.argv[2].split()], sys.argv[3:]
 def load(name):
     path = os.path.join(out, name + ".csv")
     if not os.path.exists(path):
@@ -110,7 +126,7 @@ def stats(v):
     return (f"median {statistics.median(v):5.1f} %, p10 {v[int(0.1 * (len(v) - 1))]:5.1f} %"
             if v else "none")
 kind = "skinny" if os.environ.get("SET") == "skinny" else "general"
-for s in ("fp32", "fp64"):
+for s in set_names:
     title = f"{kind} coprime {s}"
     runs = {a: load(f"{a}_{s}") for a in algos}
     keys = sorted(set.intersection(*(set(d) for d in runs.values())))
