@@ -2,9 +2,10 @@
  * src/cycles.c): one launch saves each segment's head, a second walks every
  * segment independently.  No flags.  At plan creation the host lists one
  * record per cycle; at the plan's first run a kernel cuts them into the
- * segment table (a buffer of the context's pool), which goes back to the
- * pool with its contents named, so that the next plan of the same stage
- * shape takes it as it is: no listing, no cutting. */
+ * segment table (a buffer of the context's pool; where the records would
+ * be no smaller, the host cuts it and that run writes it), which goes
+ * back to the pool with its contents named, so that the next plan of the
+ * same stage shape takes it as it is: no listing, no cutting. */
 #include "stage_kernel.h"
 #include "cycles.h"
 #include "factor.h"
@@ -53,8 +54,14 @@ static size_t table_bytes_all(const clipt_segments_state *g)
     return g->count * CLIPT_SEGMENT_BYTES + g->cycles * CLIPT_CYCLE_RECORD_BYTES;
 }
 
-/* A buffer of `bytes` from the context's pool (made at the first run):
- * the table is written by the cutting kernel, the records only read. */
+/* A buffer of `bytes` from the context's pool (made at the first run).
+ * What the host writes (the records, a table it cut) is read-only to the
+ * kernels; only a table that cut_segments writes is read-write.  The pool
+ * takes a buffer only for its own access, so no kernel ever writes into a
+ * buffer that a host write filled before: Oclgrind 21.10 then counts
+ * what the kernel writes past the host write's end as uninitialised
+ * (docs/portability.md), and a table cut on the device after a shorter
+ * one written by the host was reported read uninitialised. */
 static clipt_status take_table(clipt_context c, size_t bytes, cl_mem_flags access, cl_mem *out)
 {
     return clipt_pool_take_buffer(&c->pool, c->cl_ctx, bytes ? bytes : 4, access, out);
@@ -196,53 +203,87 @@ static int use_walk(void)
 }
 
 /* Lists the cycles and picks the shortest segment length the memory rule
- * allows.  The counts come from the cycle classes, so a segment length
- * that leaves the tables too large (short cycles make them larger than the
- * estimate) is doubled without cutting anything. */
+ * allows, with the counts it gives.  The counts come from the cycle
+ * classes, so a segment length that leaves the tables too large (short
+ * cycles make them larger than the estimate) is doubled without cutting
+ * anything. */
 static clipt_status choose_cut(const clipt_stage_spec *sp, size_t elem, clipt_cycle_list *list,
-                               unsigned *seg_len)
+                               unsigned *seg_len, uint64_t *segments, uint64_t *saved)
 {
     const uint64_t budget = table_budget(sp, elem);
-    uint64_t segments, saved;
     clipt_status status;
     *seg_len = first_seg_len(sp, elem, budget);
     status = clipt_cycle_list_find(sp->a, sp->b, CLIPT_MAX_CYCLES, list);
     if (status != CLIPT_SUCCESS)
         return status;
     for (;;) {
-        clipt_cycle_list_count(list, *seg_len, &segments, &saved);
-        if (segments > budget / 16 || table_bytes(sp, elem, segments, saved) <= budget ||
+        clipt_cycle_list_count(list, *seg_len, segments, saved);
+        if (*segments > budget / 16 || table_bytes(sp, elem, *segments, *saved) <= budget ||
             *seg_len >= (1u << 16))
             break;
         *seg_len *= 2;
     }
     /* as the walk decided: too many segments at any length tried is too
      * many short cycles (the flag-based kernel takes the stage) */
-    if (segments > budget / 16) {
+    if (*segments > budget / 16) {
         clipt_cycle_list_free(list);
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     }
     return CLIPT_SUCCESS;
 }
 
-/* The host's part of a table cut on the device: the cycle records. */
-static clipt_status records_for_device(const clipt_stage_spec *sp, size_t elem,
-                                       clipt_segments_state *g)
+/* Whether the device cuts the table from the cycle records: when they are
+ * fewer bytes than the table (cycles of several segments) and fit the
+ * memory rule beside it.  Else the host cuts and writes the table itself
+ * (cycles of one segment each, where the records would only copy it), so
+ * the tables never take more than the rule allows. */
+static int cut_by_device(const clipt_stage_spec *sp, size_t elem, uint64_t cycles,
+                         uint64_t segments, uint64_t saved)
+{
+    const uint64_t records = cycles * CLIPT_CYCLE_RECORD_BYTES;
+    return records < segments * CLIPT_SEGMENT_BYTES &&
+           table_bytes(sp, elem, segments, saved) + records <= table_budget(sp, elem);
+}
+
+/* A table cut on the host (segs, their block now the stage's) for the
+ * first run to write whole. */
+static void host_table(clipt_segments_state *g, clipt_segments *segs, unsigned seg_len)
+{
+    g->len = seg_len;
+    g->count = segs->count;
+    g->saved = segs->saved;
+    g->cycles = 0;
+    g->host = segs->start; /* the block (cycles.h) */
+    g->host_bytes = segs->count * CLIPT_SEGMENT_BYTES;
+}
+
+/* The host's part of the table from the listed cycles: their records, for
+ * the device to cut, or the table itself when that is no larger. */
+static clipt_status listed_table(const clipt_stage_spec *sp, size_t elem,
+                                 clipt_segments_state *g)
 {
     clipt_cycle_list list;
+    clipt_segments segs;
     cl_ulong *records = NULL;
     unsigned seg_len = 0;
-    clipt_status status = choose_cut(sp, elem, &list, &seg_len);
+    uint64_t segments = 0, saved = 0;
+    clipt_status status = choose_cut(sp, elem, &list, &seg_len, &segments, &saved);
     if (status != CLIPT_SUCCESS)
         return status;
-    status = clipt_cycle_list_records(&list, seg_len, &records, &g->count, &g->saved);
-    if (status == CLIPT_SUCCESS) {
-        g->len = seg_len;
-        g->cycles = list.count;
-        g->leap = clipt_cycle_step(&list, seg_len);
-        g->n_mod = list.N;
-        g->host = records;
-        g->host_bytes = g->cycles * CLIPT_CYCLE_RECORD_BYTES;
+    if (!cut_by_device(sp, elem, list.count, segments, saved)) {
+        status = clipt_cycle_list_cut(&list, seg_len, (size_t)segments, &segs);
+        if (status == CLIPT_SUCCESS)
+            host_table(g, &segs, seg_len);
+    } else {
+        status = clipt_cycle_list_records(&list, seg_len, &records, &g->count, &g->saved);
+        if (status == CLIPT_SUCCESS) {
+            g->len = seg_len;
+            g->cycles = list.count;
+            g->leap = clipt_cycle_step(&list, seg_len);
+            g->n_mod = list.N;
+            g->host = records;
+            g->host_bytes = g->cycles * CLIPT_CYCLE_RECORD_BYTES;
+        }
     }
     clipt_cycle_list_free(&list);
     return status;
@@ -255,15 +296,9 @@ static clipt_status walked_table(const clipt_stage_spec *sp, size_t elem,
     clipt_segments segs;
     unsigned seg_len = 0;
     clipt_status status = cut_by_walk(sp, elem, &segs, &seg_len);
-    if (status != CLIPT_SUCCESS)
-        return status;
-    g->len = seg_len;
-    g->count = segs.count;
-    g->saved = segs.saved;
-    g->cycles = 0;
-    g->host = segs.start; /* the block (cycles.h) */
-    g->host_bytes = segs.count * CLIPT_SEGMENT_BYTES;
-    return CLIPT_SUCCESS;
+    if (status == CLIPT_SUCCESS)
+        host_table(g, &segs, seg_len);
+    return status;
 }
 
 /* What the stage's table holds, as the pool names it: the segments depend
@@ -293,13 +328,14 @@ static clipt_status make_table(clipt_context c, const clipt_stage_spec *sp, size
         g->cycles = (size_t)value[3];
         return CLIPT_SUCCESS;
     }
-    status = use_walk() ? walked_table(sp, elem, g) : records_for_device(sp, elem, g);
+    status = use_walk() ? walked_table(sp, elem, g) : listed_table(sp, elem, g);
     if (status == CLIPT_SUCCESS && g->cycles)
         status = take_table(c, g->cycles * CLIPT_CYCLE_RECORD_BYTES, CL_MEM_READ_ONLY,
                             &g->records);
     if (status != CLIPT_SUCCESS)
         return status;
-    return take_table(c, g->count * CLIPT_SEGMENT_BYTES, CL_MEM_READ_WRITE, &g->table);
+    return take_table(c, g->count * CLIPT_SEGMENT_BYTES,
+                      g->cycles ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY, &g->table);
 }
 
 static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,

@@ -296,8 +296,6 @@ static void test_release_before_first_run(void **state)
     fixture_close(&f);
 }
 
-/* ---- describe, profile, one-shot ------------------------------------------------ */
-
 /* ---- profiles of runs ---------------------------------------------------------- */
 
 static void test_profile(void **state)
