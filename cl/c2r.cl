@@ -150,6 +150,26 @@ static inline uint c2r_sub_mod(uint x, uint y, const c2r_divisors *d)
 }
 
 #if C2R_INVERSE
+/* x * y mod m (m = div_m.w) for x, y < m: one 32-bit product below 2^16,
+ * else by doubling (a 64-bit % here made the column kernels of 1-byte
+ * elements spill scalar registers on AMD targets: tuning/compile_matrix.py). */
+static inline uint c2r_mulmod(uint x, uint y, uint4 div_m)
+{
+    const ulong m = div_m.w;
+    ulong r = 0, xx = x;
+    if (m < 65536u)
+        return c2r_mod(x * y, div_m);
+    for (; y; y >>= 1) {
+        if (y & 1u) {
+            r += xx;
+            r = r >= m ? r - m : r;
+        }
+        xx += xx;
+        xx = xx >= m ? xx - m : xx;
+    }
+    return (uint)r;
+}
+
 /* The inverse of the column shuffle's row permutation q(i) = (i*N -
  * floor(i/a)) mod M (the shuffle's index is q(i) + j): with i = k*a + y
  * (k < g, y < a), q(i) = g*(y*b mod a) - k, wrapped to M - k when y*b mod
@@ -158,12 +178,11 @@ static inline uint c2r_sub_mod(uint x, uint y, const c2r_divisors *d)
 static inline uint c2r_unpermute(uint x, uint b_inv, const c2r_divisors *d)
 {
     const uint g = d->g.w, a = d->a.w;
-    const uint up = udiv(x + g - 1, d->g);             /* ceil(x / g) <= a */
-    const uint k = c2r_wrap(g - (x - udiv(x, d->g) * g), g);
+    const uint q = udiv(x, d->g), r = x - q * g;
+    const uint up = q + (r != 0u);                     /* ceil(x / g) <= a */
+    const uint k = r ? g - r : 0u;
     const uint u = up >= a ? up - a : up;
-    /* u * b_inv < a^2: 32 bits when a < 2^16 */
-    const uint y = a < 65536u ? c2r_mod(u * b_inv, d->a) : (uint)(((ulong)u * b_inv) % a);
-    return k * a + y;
+    return k * a + c2r_mulmod(u, b_inv, d->a);
 }
 #endif
 
@@ -269,15 +288,35 @@ static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_ro
                     v[b] = base[(ulong)src * cols + jj];,                      \
                     TMP_STORE(k, v[b]);)                                       \
         barrier(FENCE);                                                        \
-        C2R_BATCHED(count,                                                     \
-                    const uint i = udiv(k, div_w); const uint jj = k - i * w;  \
-                    uint src = c2r_column_source(kind, i, j0 + jj, cols_mod_rows, a_inv, &d); \
-                    if (skewed) src = c2r_sub_mod(src, jj, &d);               \
-                    v[b] = TMP_LOAD(src * w + jj);,                            \
-                    const uint i = udiv(k, div_w);                             \
-                    base[(ulong)i * cols + (k - i * w)] = v[b];)               \
+        C2R_BY_KIND(C2R_COLUMN_GATHER, TMP_LOAD)                               \
         barrier(FENCE);                                                        \
     }
+
+/* The block's gather back into the matrix for pass `K` (rows of the
+ * matrix written whole, their sources read from tmp). */
+#define C2R_COLUMN_GATHER(K, TMP_LOAD)                                         \
+    C2R_BATCHED(count,                                                         \
+                const uint i = udiv(k, div_w); const uint jj = k - i * w;      \
+                uint src = c2r_column_source(K, i, j0 + jj, cols_mod_rows, a_inv, &d); \
+                if (skewed) src = c2r_sub_mod(src, jj, &d);                   \
+                v[b] = TMP_LOAD(src * w + jj);,                                \
+                const uint i = udiv(k, div_w);                                 \
+                base[(ulong)i * cols + (k - i * w)] = v[b];)
+
+/* R2C's two index functions in loops of their own: in one loop, each
+ * element choosing by `kind`, 1-byte elements' column kernels spilled
+ * scalar registers on AMD targets (tuning/compile_matrix.py).  C2R's keep
+ * the one loop they were measured with. */
+#if C2R_INVERSE
+#define C2R_BY_KIND(GATHER, TMP_LOAD)                                          \
+    if (kind == C2R_ROTATE) {                                                  \
+        GATHER(C2R_ROTATE, TMP_LOAD)                                           \
+    } else {                                                                   \
+        GATHER(C2R_SHUFFLE, TMP_LOAD)                                          \
+    }
+#else
+#define C2R_BY_KIND(GATHER, TMP_LOAD) GATHER(kind, TMP_LOAD)
+#endif
 
 /* The signature every kernel shares; the local variants end with the
  * unit's __local temporary, the global ones with `in_local`, that
