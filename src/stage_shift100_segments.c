@@ -67,6 +67,27 @@ static clipt_status take_table(clipt_context c, size_t bytes, cl_mem_flags acces
     return clipt_pool_take_buffer(&c->pool, c->cl_ctx, bytes ? bytes : 4, access, out);
 }
 
+/* The cutting's launch: as many work-groups as the context's 100!
+ * stages may have resident (the profile's tuning, not the plan's options),
+ * whatever the table's size; the kernel strides over the segments.  One
+ * size for every plan of a context matters on PoCL 3.1 (pthread device):
+ * its cache of compiled work-group functions keys an entry on the kernel,
+ * the local size and the widest grid dimension, but a finished launch gives
+ * back its reference to the first entry of that kernel and local size,
+ * whatever its grid.  Two plans' first runs in flight at once (an
+ * out-of-order queue, two queues), each cutting with a grid of its own
+ * table's size, then took references on two entries and returned them to
+ * one, until a launch found its entry at zero and PoCL aborted
+ * (`pocl_release_dlhandle_cache: found->ref_count > 0`; test_robustness's
+ * two plans on one out-of-order queue, a few runs in a hundred).  With one
+ * grid every cut shares one entry. */
+static void cut_launch(clipt_context c, clipt_segments_state *g, size_t cut_limit)
+{
+    const clipt_tuning *t = &c->profile.tuning;
+    g->cut_local = clipt_min_size(CUT_LOCAL, cut_limit);
+    g->cut_global = clipt_groups_cap(c, t->groups_per_cu_100, t->groups_100) * g->cut_local;
+}
+
 /* Cuts the cycles into the table on the device, after the records'
  * write: the event of the cutting into *done. */
 static cl_int cut_on_device(const clipt_stage *st, cl_command_queue q, cl_event written,
@@ -77,13 +98,10 @@ static cl_int cut_on_device(const clipt_stage *st, cl_command_queue q, cl_event 
                                  .segments = g->count,
                                  .cycles = g->cycles, .n_mod = g->n_mod, .leap = g->leap,
                                  .seg_len = g->len};
-    const size_t local = g->cut_local;
-    const size_t groups = (g->count + local - 1) / local;
-    const size_t global = (groups < 65536 ? groups : 65536) * local;
     cl_int err = cut_segments_set(g->cut, &v);
     return err != CL_SUCCESS ? err
-                             : clEnqueueNDRangeKernel(q, g->cut, 1, NULL, &global, &local, 1,
-                                                      &written, done);
+                             : clEnqueueNDRangeKernel(q, g->cut, 1, NULL, &g->cut_global,
+                                                      &g->cut_local, 1, &written, done);
 }
 
 /* The table, ahead of the plan's first stage: the host's part written
@@ -302,14 +320,17 @@ static clipt_status walked_table(const clipt_stage_spec *sp, size_t elem,
 }
 
 /* What the stage's table holds, as the pool names it: the segments depend
- * on a, b, the memory rule's budget (which sets seg_len) and the way they
- * were found. */
+ * on a, b, the bytes of one position (instances x s x elem: choose_cut's
+ * estimate and table size, and with a x b the memory rule's budget) and
+ * the way they were found.  Not the budget alone: every stage under
+ * 441 MB (4 MiB / 0.95 %) has the floor's, whatever its bytes a position, and
+ * would take a table cut with another segment length. */
 static void table_key(const clipt_stage_spec *sp, size_t elem, uint64_t *key)
 {
     key[0] = use_walk() ? 2 : 1;
     key[1] = sp->a;
     key[2] = sp->b;
-    key[3] = table_budget(sp, elem);
+    key[3] = sp->instances * sp->s * elem;
 }
 
 /* The stage's segment table: the pool's copy of it when one is free (the
@@ -364,7 +385,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
         if ((status = clipt_make_kernel(c, st, "cut_segments", &g->cut, &cut_limit,
                                         &own_local)))
             return status;
-        g->cut_local = clipt_min_size(CUT_LOCAL, cut_limit);
+        cut_launch(c, g, cut_limit);
     }
     if ((status = clipt_make_kernel(c, st, pair[1].name, &g->walk, &wg_limit,
                                     &own_local)) ||

@@ -123,7 +123,9 @@ typedef struct clipt_segments_state {   /* stage_shift100_segments.c */
     cl_kernel cut;                      /* cuts the table on the device
                                            at the first run; NULL: none
                                            to cut                        */
-    size_t cut_local;                   /* its work-group size           */
+    size_t cut_local, cut_global;       /* its launch: the same for every
+                                           plan of the context (see
+                                           cut_on_device)                */
     cl_mem table;                       /* segment descriptors (pooled)  */
     cl_mem records;                     /* the cycle records the cutting
                                            reads (pooled); NULL: none    */

@@ -119,18 +119,43 @@ static const size_t shapes[][2] = {{1111, 2003}, {2228, 1775}, {301, 517}, {97, 
                                    {1200, 1500}, {4797, 533},  {640, 131}, {3, 1000},
                                    {207, 221},   {853, 494}};
 
+/* The cutting's launch of every stage of p that cuts: the same global and
+ * local size as *grid (set by the first one seen), whatever the table's
+ * size.  PoCL 3.1 aborted when two plans' cuts of different grids ran at
+ * once (stage_shift100_segments.c, cut_launch). */
+static void expect_one_cut_grid(clipt_plan p, size_t grid[2], size_t rows, size_t cols)
+{
+    for (unsigned i = 0; i < p->num_stages; i++) {
+        const clipt_segments_state *g = &p->stages[i].f.segments;
+        if (p->stages[i].family != &clipt_family_shift100_segments || !g->cut)
+            continue;
+        if (!grid[0]) {
+            grid[0] = g->cut_global;
+            grid[1] = g->cut_local;
+        }
+        if (g->cut_global != grid[0] || g->cut_local != grid[1])
+            fail_msg("%zu x %zu, stage %u (%zu segments): the cut launches %zu / %zu "
+                     "work-items, another plan of the context %zu / %zu", rows, cols, i + 1,
+                     g->count, g->cut_global, g->cut_local, grid[0], grid[1]);
+    }
+}
+
 /* Returns how many tables the host wrote whole. */
 static unsigned compare_on(test_env *env, clipt_context c)
 {
     clipt_plan_options o;
     unsigned compared = 0, host_made = 0;
+    size_t grid[2] = {0, 0};
     clipt_plan_options_init(&o);
     o.algorithm = CLIPT_ALGORITHM_TPDS; /* the segment walks, not C2R */
     clipt_context_set_pool_limit(c, 0); /* every plan cuts its own */
     for (size_t i = 0; i < COUNT(shapes); i++) {
         clipt_plan p;
+        /* a plan's own 100! grid leaves the cut's alone */
+        o.groups_100 = i % 2 ? 3 : 0;
         assert_status(clipt_plan_create(c, shapes[i][0], shapes[i][1], 4, &o, &p),
                       CLIPT_SUCCESS);
+        expect_one_cut_grid(p, grid, shapes[i][0], shapes[i][1]);
         compared += run_and_compare(env, p, shapes[i][0], shapes[i][1], &host_made);
         clipt_plan_release(p);
     }

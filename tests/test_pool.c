@@ -302,6 +302,80 @@ static void test_tables_taken_whole(void **state)
     clipt_context_release(c);
 }
 
+/* ---- the name is the cut ----------------------------------------------- */
+
+/* A segment walk's spec: instances x (a x b) of s-element super-elements. */
+static clipt_stage_spec walk_spec(uint64_t instances, uint64_t s)
+{
+    clipt_stage_spec sp = {CLIPT_OP_MOVE_SUPER, "test", instances, 1009, 1013, s, 0, 0, 0};
+    return sp;
+}
+
+/* sp prepared as a segment walk on c: its segment length, whether it cut
+ * its own table (else it took one whole from the pool), and the pool's
+ * named takes so far; released unrun. */
+static unsigned prepared_len(clipt_context c, const clipt_stage_spec *sp, size_t elem,
+                             int *cut, unsigned long *taken)
+{
+    clipt_stage st;
+    unsigned len;
+    assert_status(clipt_stage_prepare_as(c, sp, CLIPT_FAMILY_SUPER_SEGMENTS, elem,
+                                         &c->profile.tuning, &st), CLIPT_SUCCESS);
+    len = st.f.segments.len;
+    *cut = st.f.segments.host != NULL;
+    *taken = c->pool.contents_reused;
+    clipt_stage_release(&st);
+    return len;
+}
+
+/* sp run as a segment walk on env's context, exact. */
+static void run_walk_stage(test_env *env, const clipt_stage_spec *sp, size_t elem)
+{
+    size_t bad = 0;
+    assert_status(test_run_stage_as(env, sp, CLIPT_FAMILY_SUPER_SEGMENTS, elem, 0, NULL, &bad,
+                                    NULL), CLIPT_SUCCESS);
+    assert_int_equal(bad, 0);
+}
+
+/* The pool names a table by what its cut depends on: a x b and the bytes
+ * of one position (instances x s x elem; with a x b they set the memory
+ * rule's budget too).  1009 x 1013 with 64 bytes a position (65 MB) and
+ * with 4 (4 MB) both stay under the budget's 4 MiB floor, yet are cut
+ * with other segment lengths: neither takes the other's table (a name on
+ * the budget gave both one name).  A stage of 64 bytes a position made
+ * of other instances, s and elem is cut alike and takes the table. */
+static void test_tables_named_by_their_cut(void **state)
+{
+    const clipt_stage_spec wide = walk_spec(1, 4), narrow = walk_spec(1, 1),
+                           alike = walk_spec(2, 4);
+    test_env env = *TEST_ENV(state);
+    clipt_context fresh = env.ctx;
+    unsigned long taken = 0, before;
+    unsigned wide_len, narrow_len;
+    int cut = 0;
+    /* the premise: on a context with nothing pooled, other lengths */
+    clipt_context_plan_cache_clear(fresh);
+    wide_len = prepared_len(fresh, &wide, 16, &cut, &taken);
+    narrow_len = prepared_len(fresh, &narrow, 4, &cut, &taken);
+    if (wide_len == narrow_len)
+        fail_msg("both stages cut with length %u: the test needs other lengths", wide_len);
+    assert_status(clipt_context_create(env.cl.context, env.cl.device, &env.ctx),
+                  CLIPT_SUCCESS);
+    run_walk_stage(&env, &wide, 16); /* its table goes back named */
+    before = env.ctx->pool.contents_reused;
+    assert_int_equal(prepared_len(env.ctx, &narrow, 4, &cut, &taken), narrow_len);
+    assert_true(cut && taken == before);
+    run_walk_stage(&env, &narrow, 4);
+    before = env.ctx->pool.contents_reused;
+    assert_int_equal(prepared_len(env.ctx, &wide, 16, &cut, &taken), wide_len);
+    assert_true(!cut && taken == before + 1);
+    /* 2 x (1009 x 1013) of 2 x 16 bytes: 64 bytes a position, as `wide` */
+    assert_int_equal(prepared_len(env.ctx, &alike, 8, &cut, &taken), wide_len);
+    assert_true(!cut && taken == before + 2);
+    run_walk_stage(&env, &alike, 8);
+    clipt_context_release(env.ctx);
+}
+
 /* A table whose plan's last run failed (it waited for an event that failed)
  * is given back as plain memory: the next plan lists and cuts again. */
 static void test_failed_run_loses_the_tables(void **state)
@@ -432,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_release_before_first_run),
         cmocka_unit_test(test_release_while_pending),
         cmocka_unit_test(test_tables_taken_whole),
+        cmocka_unit_test(test_tables_named_by_their_cut),
         cmocka_unit_test(test_failed_run_loses_the_tables),
         cmocka_unit_test(test_cap_and_clear),
     };
