@@ -1,5 +1,5 @@
 /* The plan's host policy, all tile rules in one place: the algorithm (the
- * automatic C2R where the tuning's c2r_column_bytes takes it), the tile
+ * automatic C2R or R2C where the tuning's c2r_column_bytes takes it), the tile
  * factors (Algorithms 1, 2 and 5 of Gómez-Luna et al., TPDS 2016, and
  * clipt's refinements), the padding, and the sequence (Algorithm 3).  Pure: no
  * OpenCL calls, only the device profile's numbers. */
@@ -59,10 +59,12 @@ typedef struct clipt_plan_choice {
 clipt_cost_env clipt_cost_env_of(const clipt_device_profile *p);
 
 /* Chooses for a rows x cols matrix of elem-byte elements, with the options
- * (already checked) and the plan's tuning.  C2R when forced, or when
- * nothing of the plan is forced and the sides are coprime with columns of
- * at most tuning->c2r_column_bytes (the same choice for every padding
- * policy: C2R never pads).  Padding SCRATCH chooses as AUTO does,
+ * (already checked) and the plan's tuning.  C2R or R2C when forced, or
+ * when nothing of the plan is forced, the elements have at least 4 bytes
+ * and the sides are coprime: C2R with columns of at most
+ * tuning->c2r_column_bytes and rows on chip, else R2C with rows and
+ * columns swapped (the same choice for every padding policy: neither
+ * pads).  Padding SCRATCH chooses as AUTO does,
  * room-less; NONE chooses, by the cost model, between that and OFF's
  * choice (no padding).  Errors: CLIPT_ERROR_INCOMPATIBLE_OPTIONS (a
  * forced tile that does not divide its dimension, padding NONE or OFF). */
@@ -76,7 +78,7 @@ clipt_status clipt_plan_choose(const clipt_device_profile *profile,
  * never padded (no stage pads matrices each apart), and the cost model
  * prices the whole batch, whose size shifts the balance between launches
  * and bytes moved (one stage on single elements may win for one small
- * matrix and lose for thousands); never the automatic C2R.  batch <= 1:
+ * matrix and lose for thousands); never the automatic C2R or R2C.  batch <= 1:
  * clipt_plan_choose. */
 clipt_status clipt_plan_choose_batch(const clipt_device_profile *profile, size_t batch,
                                      size_t rows, size_t cols, size_t elem,

@@ -38,7 +38,8 @@
                          /* whole units are moved in (1 = the element)     */  \
     X(c2r_column_bytes)  /* automatic plans take C2R for coprime sides     */  \
                          /* whose columns (rows * elem) are at most this   */  \
-                         /* many bytes (1 = never)                         */  \
+                         /* many bytes, else R2C if the rows are (1 =      */  \
+                         /* never)                                         */  \
     /* The cost model (src/cost.h): a stage's time is its launches plus    */  \
     /* the bytes it reads and writes at a share of the copy bandwidth that */  \
     /* depends on its kind and shape.  "permille" values are thousandths.  */  \

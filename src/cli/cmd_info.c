@@ -119,7 +119,8 @@ static void print_tuning_legend(void)
            "                             whole units are moved in (1 = the element)\n"
            "  c2r_column_bytes           the automatic plan's C2R decomposition (no\n"
            "                             tiles) for coprime sides whose columns have at\n"
-           "                             most this many bytes (1 = never)\n");
+           "                             most this many bytes, else R2C if the rows\n"
+           "                             have (1 = never)\n");
 }
 
 static const char *env_or_unset(const char *name)
