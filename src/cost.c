@@ -213,7 +213,11 @@ double clipt_cost_stage_seconds(const clipt_stage_spec *spec, size_t elem,
 {
     /* priced as it will run: on the words stages.c widens it to (the
      * padding stages' cost falls with the word; the split is not known
-     * here, nor the offset) */
+     * here, nor the offset).  Padding stages that run as 16-byte words
+     * (clipt_spec_rows_in_words) keep the element kernels' price: priced
+     * at their own measured speed, the model took padded aligned factors
+     * for 1- and 2-byte elements that ran slower (docs/performance.md,
+     * "Padding in 16-byte words") */
     const size_t word = clipt_spec_wide_bytes(spec, elem, t->wide_bytes);
     const clipt_stage_spec wide = clipt_spec_widened(spec, word / elem);
     clipt_cost_features f;

@@ -56,6 +56,13 @@ size_t clipt_spec_wide_bytes(const clipt_stage_spec *spec, size_t elem, size_t m
     return bytes && w > elem ? w : elem;
 }
 
+int clipt_spec_rows_in_words(const clipt_stage_spec *spec, size_t elem, int loops,
+                             size_t most)
+{
+    return moves_rows(spec) && !loops && most >= 16 && !spec->split &&
+           clipt_spec_wide_bytes(spec, elem, most) < 8;
+}
+
 /* The spec with its unit-sized lengths multiplied by num / den. */
 static clipt_stage_spec rescaled(const clipt_stage_spec *spec, uint64_t num, uint64_t den)
 {

@@ -55,6 +55,17 @@ uint64_t clipt_spec_region_elems(const clipt_stage_spec *spec);
  * W bytes: the caller's to check when the stage runs. */
 size_t clipt_spec_wide_bytes(const clipt_stage_spec *spec, size_t elem, size_t most);
 
+/* Whether a PAD or UNPAD stage of elem-byte elements moves its bytes as
+ * 16-byte words whatever its units (cl/pad.cl's word kernels, which shift
+ * each word's bytes into place): with the GPU kernels (`loops` 0), 16-byte
+ * words allowed (`most`, the tuning's wide_bytes, at least 16), the region
+ * in one buffer (no split), and rows that would otherwise move in words of
+ * fewer than 8 bytes (the element kernels on 8- and 16-byte words were as
+ * fast or faster on an H100).  Such a stage is not widened: the word
+ * kernels take any offset. */
+int clipt_spec_rows_in_words(const clipt_stage_spec *spec, size_t elem, int loops,
+                             size_t most);
+
 /* The spec in units of `unit` elements (unit divides what
  * clipt_spec_wide_bytes allowed: its W / elem), and back (unit as given,
  * multiplying). */

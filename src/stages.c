@@ -92,7 +92,10 @@ clipt_status clipt_stage_prepare_as(clipt_context c, const clipt_stage_spec *spe
                                     const clipt_tuning *tuning, clipt_stage *st)
 {
     const clipt_family *f = family_of(family);
-    const size_t wide = clipt_spec_wide_bytes(spec, elem_size, tuning->wide_bytes);
+    const size_t wide = clipt_spec_rows_in_words(spec, elem_size, clipt_tuning_loops(tuning),
+                                                 tuning->wide_bytes)
+                            ? elem_size
+                            : clipt_spec_wide_bytes(spec, elem_size, tuning->wide_bytes);
     clipt_stage_spec own;
     clipt_status status;
     memset(st, 0, sizeof *st);

@@ -145,7 +145,8 @@ typedef struct clipt_segments_state {   /* stage_shift100_segments.c */
 } clipt_segments_state;
 
 typedef struct clipt_rows_state {       /* stage_pad.c */
-    unsigned regs;                      /* elements per work-item        */
+    unsigned regs;                      /* elements (words) per work-item */
+    int words;                          /* the 16-byte word kernels      */
 } clipt_rows_state;
 
 typedef struct clipt_c2r_state {        /* stage_c2r.c */

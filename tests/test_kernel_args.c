@@ -101,7 +101,7 @@ static void test_signatures(void **state)
                         clipt_families[j]->id != f->id);
     }
     assert_int_equal(clipt_num_families, 7);
-    assert_int_equal(checked, 20); /* 15 GPU kernels (cut_segments serves both), 5 CPU ones */
+    assert_int_equal(checked, 22); /* 17 GPU kernels (cut_segments serves both), 5 CPU ones */
 }
 
 /* Build options that switch code paths on, per kernel file. */

@@ -330,6 +330,87 @@ static void test_pad_unpad(void **state)
     }
 }
 
+/* The GPU kernels move rows whose element kernels would take words of
+ * fewer than 8 bytes as 16-byte words (pad_rows_words, unpad_rows_words):
+ * a window of aligned source words in local memory, each destination word
+ * shifted out of it, byte by byte at a row's edges, a gap and the region's
+ * ends.  Rows shorter than a word, a word's width, one more;
+ * gaps of 1 to 40 elements; every element size at offsets that put the
+ * region at each byte of the 16-byte grid; one row and many chunks; and
+ * the element kernels (wide_bytes below 16) for the same cases. */
+static void test_pad_unpad_words(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    static const uint64_t cases[][3] = { /* rows, width, wider pitch */
+        {1, 5, 8},     {3, 1, 2},      {7, 3, 5},       {9, 15, 16},     {9, 16, 17},
+        {9, 17, 19},   {40, 33, 73},   {5, 64, 65},     {17, 4099, 4100}, {300, 299, 325},
+        {4099, 17, 24}, {5000, 3, 4},  {2, 20000, 20001}, {700, 1023, 1040}};
+    clipt_tuning words = env->ctx->profile.tuning, elements;
+    words.kernel_style = CLIPT_KERNEL_STYLE_GROUPS;
+    words.wide_bytes = 16;
+    elements = words;
+    elements.wide_bytes = 8;
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        clipt_stage_spec pad = spec_of(CLIPT_OP_PAD, cases[i][0], cases[i][1], 1, 1,
+                                       cases[i][1], cases[i][2]);
+        clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, cases[i][0], cases[i][1], 1, 1,
+                                         cases[i][2], cases[i][1]);
+        for (size_t e = 0; e < COUNT(elem_sizes); e++) {
+            /* offsets 0..16 elements of 1 byte cover the grid's 16 places;
+             * larger elements take fewer (their own multiples) */
+            const size_t offsets = 16 / elem_sizes[e] + 1;
+            for (size_t o = 0; o < offsets; o += (i % 3) + 1) {
+                clipt_stage st;
+                assert_int_equal(clipt_stage_prepare(env->ctx, &pad, elem_sizes[e], &words,
+                                                     &st),
+                                 CLIPT_SUCCESS);
+                /* rows the element kernels would move in 8-byte words
+                 * or wider stay theirs */
+                assert_string_equal(st.kernel_name, elem_sizes[e] < 8 ? "pad_rows_words"
+                                                                      : "pad_rows");
+                clipt_stage_release(&st);
+                run_stage(env, &pad, elem_sizes[e], o, &words, ROWS);
+                run_stage(env, &unpad, elem_sizes[e], o + 1, &words, ROWS);
+            }
+            run_stage(env, &pad, elem_sizes[e], e, &elements, ROWS);
+            run_stage(env, &unpad, elem_sizes[e], e, &elements, ROWS);
+        }
+    }
+    {
+        /* unpadding rows far narrower than their gaps: a chunk's sources
+         * would not fit local memory, so the element kernel moves them */
+        clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, 50, 1, 1, 1, 3000, 1);
+        clipt_stage st;
+        assert_int_equal(clipt_stage_prepare(env->ctx, &unpad, 1, &words, &st), CLIPT_SUCCESS);
+        assert_string_equal(st.kernel_name, "unpad_rows");
+        clipt_stage_release(&st);
+        run_stage(env, &unpad, 1, 5, &words, ROWS);
+    }
+    {
+        /* small work-groups: chunks of many words a work-item */
+        clipt_tuning small = words;
+        clipt_stage_spec pad = spec_of(CLIPT_OP_PAD, 17, 41, 1, 1, 41, 48);
+        clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, 17, 41, 1, 1, 48, 41);
+        small.wg_010 = 16;
+        for (size_t e = 0; e < 3; e++) {
+            run_stage(env, &pad, elem_sizes[e], e, &small, ROWS);
+            run_stage(env, &unpad, elem_sizes[e], e + 1, &small, ROWS);
+        }
+    }
+    /* 64-bit indices (SMALL_INDEX=0), as for regions of 2^32 elements and
+     * more: the first cases, 1- and 4-byte elements */
+    env->ctx->wide_index_from = 0;
+    for (size_t i = 0; i < 6; i++) {
+        clipt_stage_spec pad = spec_of(CLIPT_OP_PAD, cases[i][0], cases[i][1], 1, 1,
+                                       cases[i][1], cases[i][2]);
+        clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, cases[i][0], cases[i][1], 1, 1,
+                                         cases[i][2], cases[i][1]);
+        run_stage(env, &pad, 1 + 3 * (i % 2), i, &words, ROWS);
+        run_stage(env, &unpad, 1 + 3 * (i % 2), i + 3, &words, ROWS);
+    }
+    env->ctx->wide_index_from = CLIPT_WIDE_INDEX_FROM;
+}
+
 /* ---- limits ----------------------------------------------------------------------- */
 
 static void expect_prepare(clipt_context c, const clipt_stage_spec *sp,
@@ -570,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_shift100_fused),
         cmocka_unit_test(test_shift100_tunings),
         cmocka_unit_test(test_pad_unpad),
+        cmocka_unit_test(test_pad_unpad_words),
         cmocka_unit_test(test_prepare_limits),
     };
     test_apply_filter();
