@@ -268,8 +268,9 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset,
 /* window words a work-item loads before storing them: the window is a
  * chunk and a few words (stage_pad.c), and one round of loads covers it
  * (a second round for its last words would make the whole work-group wait
- * for another trip to memory) */
-#define WINDOW_IN_FLIGHT (WORDS_REGS + 1)
+ * for another trip to memory); at most 8 (small work-groups take many
+ * words each, and a register per loaded word each) */
+#define WINDOW_IN_FLIGHT (WORDS_REGS < 8 ? WORDS_REGS + 1 : 8)
 
 /* The row of region byte z in rows of row_bytes bytes. */
 static inline ulong row_of_byte(ulong z, ulong row_bytes, uint4 magic)

@@ -51,7 +51,7 @@ static uint64_t window_words(const clipt_stage_spec *sp, size_t elem, uint64_t c
 
 /* Work-items' share of a chunk (elements, or words of the word kernels):
  * chunks of about chunk_bytes; a word kernel's window must also fit
- * local memory with work-groups of wg (0: it never does). */
+ * `budget` bytes with work-groups of wg (0: it never does). */
 static unsigned chunk_regs(const clipt_stage_spec *sp, size_t elem, int words, size_t wg,
                            size_t chunk_bytes, size_t budget)
 {
@@ -71,6 +71,8 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
 {
     const clipt_stage_spec *sp = &st->spec;
     const size_t budget = clipt_local_budget(&c->profile, 0);
+    /* a word kernel's window beside the kernel's own __local variables */
+    const size_t window_budget = clipt_local_budget(&c->profile, CLIPT_OWN_LOCALS_UNKNOWN);
     size_t wg_limit = 0, own_local = 0, local, chunk, chunks;
     const uint64_t count = sp->instances * sp->a;
     /* chunks of about 16 KiB: each chunk pays one announce-and-wait, so
@@ -80,11 +82,12 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     const size_t chunk_bytes = clipt_min_size(16384, budget / 2);
     clipt_status status;
     const int loops = clipt_tuning_loops(t);
-    int words = clipt_spec_rows_in_words(sp, elem, loops, t->wide_bytes);
+    const int words = clipt_spec_rows_in_words(sp, elem, loops, t->wide_bytes);
     uint64_t work = count;
-    st->f.rows.regs = chunk_regs(sp, elem, words, t->wg_010, chunk_bytes, budget);
-    if (words && !st->f.rows.regs) /* gaps too wide for a window: elements */
-        st->f.rows.regs = chunk_regs(sp, elem, words = 0, t->wg_010, chunk_bytes, budget);
+    st->f.rows.regs = chunk_regs(sp, elem, words, t->wg_010, chunk_bytes, window_budget);
+    if (!st->f.rows.regs) /* gaps too wide for a window: stages.c takes the
+                           * element kernels, widened */
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     st->kernel_name =
         kernels[(sp->op == CLIPT_OP_PAD ? 0 : 1) + (loops ? 2 : words ? 4 : 0)].name;
     if (words) {

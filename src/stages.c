@@ -92,10 +92,12 @@ clipt_status clipt_stage_prepare_as(clipt_context c, const clipt_stage_spec *spe
                                     const clipt_tuning *tuning, clipt_stage *st)
 {
     const clipt_family *f = family_of(family);
-    const size_t wide = clipt_spec_rows_in_words(spec, elem_size, clipt_tuning_loops(tuning),
-                                                 tuning->wide_bytes)
-                            ? elem_size
-                            : clipt_spec_wide_bytes(spec, elem_size, tuning->wide_bytes);
+    const clipt_stage_spec *original = spec;
+    const size_t original_elem = elem_size;
+    const int words = clipt_spec_rows_in_words(spec, elem_size, clipt_tuning_loops(tuning),
+                                               tuning->wide_bytes);
+    const size_t wide =
+        words ? elem_size : clipt_spec_wide_bytes(spec, elem_size, tuning->wide_bytes);
     clipt_stage_spec own;
     clipt_status status;
     memset(st, 0, sizeof *st);
@@ -117,6 +119,14 @@ clipt_status clipt_stage_prepare_as(clipt_context c, const clipt_stage_spec *spe
         status = try_family(c, spec, family, elem_size, tuning, st);
     else
         status = CLIPT_ERROR_INCOMPATIBLE_OPTIONS;
+    if (status == CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS && words) {
+        /* a word kernel's window did not fit local memory (gaps far wider
+         * than the rows): the element kernels, on words of up to 8 bytes */
+        clipt_tuning narrower = *tuning;
+        narrower.wide_bytes = 8;
+        clipt_stage_release(st);
+        return clipt_stage_prepare_as(c, original, family, original_elem, &narrower, st);
+    }
     /* checked here, once, so that enqueueing cannot fail on launch sizes */
     if (status == CLIPT_SUCCESS && st->global > 0 &&
         (st->local > c->profile.max_wg_size || st->global > c->profile.max_global_size))

@@ -360,7 +360,7 @@ static void test_pad_unpad_words(void **state)
             /* offsets 0..16 elements of 1 byte cover the grid's 16 places;
              * larger elements take fewer (their own multiples) */
             const size_t offsets = 16 / elem_sizes[e] + 1;
-            for (size_t o = 0; o < offsets; o += (i % 3) + 1) {
+            for (size_t o = 0; o < offsets; o += e == 0 ? 1 : (i % 3) + 1) {
                 clipt_stage st;
                 assert_int_equal(clipt_stage_prepare(env->ctx, &pad, elem_sizes[e], &words,
                                                      &st),
@@ -378,14 +378,69 @@ static void test_pad_unpad_words(void **state)
         }
     }
     {
-        /* unpadding rows far narrower than their gaps: a chunk's sources
-         * would not fit local memory, so the element kernel moves them */
-        clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, 50, 1, 1, 1, 3000, 1);
-        clipt_stage st;
-        assert_int_equal(clipt_stage_prepare(env->ctx, &unpad, 1, &words, &st), CLIPT_SUCCESS);
-        assert_string_equal(st.kernel_name, "unpad_rows");
-        clipt_stage_release(&st);
-        run_stage(env, &unpad, 1, 5, &words, ROWS);
+        /* a padding chunk wholly inside one gap (no sources, no waits), and
+         * a launch with a work-group more than the offset's chunks (idle) */
+        clipt_stage_spec gap = spec_of(CLIPT_OP_PAD, 3, 5, 1, 1, 5, 40000);
+        clipt_stage_spec idle = spec_of(CLIPT_OP_PAD, 2, 8183, 1, 1, 8183, 8201);
+        run_stage(env, &gap, 1, 1, &words, ROWS);
+        run_stage(env, &gap, 1, 7, &words, ROWS);
+        run_stage(env, &idle, 1, 0, &words, ROWS);
+        run_stage(env, &idle, 1, 15, &words, ROWS);
+    }
+    {
+        /* small local memory: chunks of about 1.5 KiB, so that hundreds of
+         * chunk boundaries fall inside rows and gaps, every lead */
+        clipt_context small = test_context_limited(env, 4096);
+        clipt_tuning t = small->profile.tuning;
+        static const uint64_t many[][3] = {{700, 1023, 1040}, {4099, 17, 24}, {60, 997, 1400}};
+        t.kernel_style = CLIPT_KERNEL_STYLE_GROUPS;
+        t.wide_bytes = 16;
+        t.wg_010 = 32;
+        for (size_t i = 0; i < COUNT(many); i++)
+            for (size_t o = 0; o < 16; o += 1 + i) {
+                const size_t elem = i == 2 ? 4 : 1 + i;
+                clipt_stage_spec pad = spec_of(CLIPT_OP_PAD, many[i][0], many[i][1], 1, 1,
+                                               many[i][1], many[i][2]);
+                clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, many[i][0], many[i][1], 1, 1,
+                                                 many[i][2], many[i][1]);
+                size_t bad = 0;
+                clipt_kernel_family used = AUTO;
+                test_env limited = *env;
+                clipt_stage st;
+                limited.ctx = small;
+                assert_int_equal(clipt_stage_prepare(small, &unpad, elem, &t, &st),
+                                 CLIPT_SUCCESS);
+                assert_string_equal(st.kernel_name, "unpad_rows_words");
+                clipt_stage_release(&st);
+                assert_int_equal(test_run_stage_as(&limited, &pad, AUTO, elem, o, &t, &bad,
+                                                   &used),
+                                 CLIPT_SUCCESS);
+                assert_int_equal(bad, 0);
+                assert_int_equal(test_run_stage_as(&limited, &unpad, AUTO, elem, o, &t, &bad,
+                                                   &used),
+                                 CLIPT_SUCCESS);
+                assert_int_equal(bad, 0);
+            }
+        {
+            /* unpadding rows far narrower than their gaps: a chunk's
+             * sources would not fit local memory, so the element kernel
+             * moves them, on the widest words the rows allow (4 bytes for
+             * the second) */
+            static const uint64_t narrow[][3] = {{50, 1, 3000}, {30, 4, 4000}};
+            test_env limited = *env;
+            limited.ctx = small;
+            for (size_t i = 0; i < COUNT(narrow); i++) {
+                clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, narrow[i][0], narrow[i][1], 1,
+                                                 1, narrow[i][2], narrow[i][1]);
+                clipt_stage st;
+                assert_int_equal(clipt_stage_prepare(small, &unpad, 1, &t, &st), CLIPT_SUCCESS);
+                assert_string_equal(st.kernel_name, "unpad_rows");
+                assert_int_equal(st.elem, i ? 4 : 1);
+                clipt_stage_release(&st);
+                run_stage(&limited, &unpad, 1, 4 * i, &t, ROWS);
+            }
+        }
+        clipt_context_release(small);
     }
     {
         /* small work-groups: chunks of many words a work-item */
@@ -401,7 +456,7 @@ static void test_pad_unpad_words(void **state)
     /* 64-bit indices (SMALL_INDEX=0), as for regions of 2^32 elements and
      * more: the first cases, 1- and 4-byte elements */
     env->ctx->wide_index_from = 0;
-    for (size_t i = 0; i < 6; i++) {
+    for (size_t i = 0; i < COUNT(cases); i += 1 + (i >= 5)) {
         clipt_stage_spec pad = spec_of(CLIPT_OP_PAD, cases[i][0], cases[i][1], 1, 1,
                                        cases[i][1], cases[i][2]);
         clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, cases[i][0], cases[i][1], 1, 1,
