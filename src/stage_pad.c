@@ -145,6 +145,15 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
     return move_rows_set(st->kernel, &v);
 }
 
+static int describe(const clipt_stage *st, char *buf, size_t len)
+{
+    return st->f.rows.words
+               ? snprintf(buf, len, "; moved as %d-byte words, each shifted into place out of "
+                                    "a window of its chunk's sources in local memory",
+                          ROWS_WORD_BYTES)
+               : 0;
+}
+
 const clipt_family clipt_family_pad = {
     .id = CLIPT_FAMILY_ROWS,
     .file = "pad.cl",
@@ -153,4 +162,5 @@ const clipt_family clipt_family_pad = {
     .num_kernels = CLIPT_COUNT_OF(kernels),
     .prepare = prepare,
     .set_args = set_args,
+    .describe = describe,
 };
