@@ -316,16 +316,22 @@ static void test_shift100_tunings(void **state)
 /* PAD: rows move from pitch sa to a larger sb (backward through memory);
  * UNPAD: from sa to a smaller sb.  Many chunks make work-groups wait for
  * one another through their dynamic ids. */
+/* A case's padding and unpadding: rows of `width` to the wider pitch and
+ * back (case: rows, width, wider pitch). */
+static void rows_specs(const uint64_t c[3], clipt_stage_spec *pad, clipt_stage_spec *unpad)
+{
+    *pad = spec_of(CLIPT_OP_PAD, c[0], c[1], 1, 1, c[1], c[2]);
+    *unpad = spec_of(CLIPT_OP_UNPAD, c[0], c[1], 1, 1, c[2], c[1]);
+}
+
 static void test_pad_unpad(void **state)
 {
     static const uint64_t cases[][3] = { /* rows, width, wider pitch */
         {1, 5, 8}, {3, 5, 9}, {17, 4099, 4100}, {1000, 999, 1024},
         {300, 299, 325}, {4099, 17, 24}, {2, 1, 2}, {5000, 3, 4}};
     for (size_t i = 0; i < COUNT(cases); i++) {
-        clipt_stage_spec pad = spec_of(CLIPT_OP_PAD, cases[i][0], cases[i][1], 1, 1,
-                                       cases[i][1], cases[i][2]);
-        clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, cases[i][0], cases[i][1], 1,
-                                         1, cases[i][2], cases[i][1]);
+        clipt_stage_spec pad, unpad;
+        rows_specs(cases[i], &pad, &unpad);
         run_all_elems(TEST_ENV(state), &pad, NULL, ROWS);
         run_all_elems(TEST_ENV(state), &unpad, NULL, ROWS);
     }
@@ -352,10 +358,8 @@ static void test_pad_unpad_words(void **state)
     elements = words;
     elements.wide_bytes = 8;
     for (size_t i = 0; i < COUNT(cases); i++) {
-        clipt_stage_spec pad = spec_of(CLIPT_OP_PAD, cases[i][0], cases[i][1], 1, 1,
-                                       cases[i][1], cases[i][2]);
-        clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, cases[i][0], cases[i][1], 1, 1,
-                                         cases[i][2], cases[i][1]);
+        clipt_stage_spec pad, unpad;
+        rows_specs(cases[i], &pad, &unpad);
         for (size_t e = 0; e < COUNT(elem_sizes); e++) {
             /* offsets 0..16 elements of 1 byte cover the grid's 16 places;
              * larger elements take fewer (their own multiples) */
@@ -388,61 +392,6 @@ static void test_pad_unpad_words(void **state)
         run_stage(env, &idle, 1, 15, &words, ROWS);
     }
     {
-        /* small local memory: chunks of about 1.5 KiB, so that hundreds of
-         * chunk boundaries fall inside rows and gaps, every lead */
-        clipt_context small = test_context_limited(env, 4096);
-        clipt_tuning t = small->profile.tuning;
-        static const uint64_t many[][3] = {{700, 1023, 1040}, {4099, 17, 24}, {60, 997, 1400}};
-        t.kernel_style = CLIPT_KERNEL_STYLE_GROUPS;
-        t.wide_bytes = 16;
-        t.wg_010 = 32;
-        for (size_t i = 0; i < COUNT(many); i++)
-            for (size_t o = 0; o < 16; o += 1 + i) {
-                const size_t elem = i == 2 ? 4 : 1 + i;
-                clipt_stage_spec pad = spec_of(CLIPT_OP_PAD, many[i][0], many[i][1], 1, 1,
-                                               many[i][1], many[i][2]);
-                clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, many[i][0], many[i][1], 1, 1,
-                                                 many[i][2], many[i][1]);
-                size_t bad = 0;
-                clipt_kernel_family used = AUTO;
-                test_env limited = *env;
-                clipt_stage st;
-                limited.ctx = small;
-                assert_int_equal(clipt_stage_prepare(small, &unpad, elem, &t, &st),
-                                 CLIPT_SUCCESS);
-                assert_string_equal(st.kernel_name, "unpad_rows_words");
-                clipt_stage_release(&st);
-                assert_int_equal(test_run_stage_as(&limited, &pad, AUTO, elem, o, &t, &bad,
-                                                   &used),
-                                 CLIPT_SUCCESS);
-                assert_int_equal(bad, 0);
-                assert_int_equal(test_run_stage_as(&limited, &unpad, AUTO, elem, o, &t, &bad,
-                                                   &used),
-                                 CLIPT_SUCCESS);
-                assert_int_equal(bad, 0);
-            }
-        {
-            /* unpadding rows far narrower than their gaps: a chunk's
-             * sources would not fit local memory, so the element kernel
-             * moves them, on the widest words the rows allow (4 bytes for
-             * the second) */
-            static const uint64_t narrow[][3] = {{50, 1, 3000}, {30, 4, 4000}};
-            test_env limited = *env;
-            limited.ctx = small;
-            for (size_t i = 0; i < COUNT(narrow); i++) {
-                clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, narrow[i][0], narrow[i][1], 1,
-                                                 1, narrow[i][2], narrow[i][1]);
-                clipt_stage st;
-                assert_int_equal(clipt_stage_prepare(small, &unpad, 1, &t, &st), CLIPT_SUCCESS);
-                assert_string_equal(st.kernel_name, "unpad_rows");
-                assert_int_equal(st.elem, i ? 4 : 1);
-                clipt_stage_release(&st);
-                run_stage(&limited, &unpad, 1, 4 * i, &t, ROWS);
-            }
-        }
-        clipt_context_release(small);
-    }
-    {
         /* small work-groups: chunks of many words a work-item */
         clipt_tuning small = words;
         clipt_stage_spec pad = spec_of(CLIPT_OP_PAD, 17, 41, 1, 1, 41, 48);
@@ -457,14 +406,53 @@ static void test_pad_unpad_words(void **state)
      * more: the first cases, 1- and 4-byte elements */
     env->ctx->wide_index_from = 0;
     for (size_t i = 0; i < COUNT(cases); i += 1 + (i >= 5)) {
-        clipt_stage_spec pad = spec_of(CLIPT_OP_PAD, cases[i][0], cases[i][1], 1, 1,
-                                       cases[i][1], cases[i][2]);
-        clipt_stage_spec unpad = spec_of(CLIPT_OP_UNPAD, cases[i][0], cases[i][1], 1, 1,
-                                         cases[i][2], cases[i][1]);
+        clipt_stage_spec pad, unpad;
+        rows_specs(cases[i], &pad, &unpad);
         run_stage(env, &pad, 1 + 3 * (i % 2), i, &words, ROWS);
         run_stage(env, &unpad, 1 + 3 * (i % 2), i + 3, &words, ROWS);
     }
     env->ctx->wide_index_from = CLIPT_WIDE_INDEX_FROM;
+}
+
+/* The word kernels with little local memory (4 KiB): chunks of about 1.5
+ * KiB, so that hundreds of chunk boundaries fall inside rows and gaps, at
+ * every lead; and unpadding rows far narrower than their gaps, whose
+ * chunks' sources would not fit local memory: the element kernel moves
+ * them, on the widest words the rows allow (4 bytes for the second). */
+static void test_pad_unpad_words_small_local(void **state)
+{
+    test_env *env = TEST_ENV(state), limited = *env;
+    static const uint64_t many[][3] = {{700, 1023, 1040}, {4099, 17, 24}, {60, 997, 1400}};
+    static const uint64_t narrow[][3] = {{50, 1, 3000}, {30, 4, 4000}};
+    clipt_context small = test_context_limited(env, 4096);
+    clipt_tuning t = small->profile.tuning;
+    limited.ctx = small;
+    t.kernel_style = CLIPT_KERNEL_STYLE_GROUPS;
+    t.wide_bytes = 16;
+    t.wg_010 = 32;
+    for (size_t i = 0; i < COUNT(many); i++)
+        for (size_t o = 0; o < 16; o += 1 + i) {
+            const size_t elem = i == 2 ? 4 : 1 + i;
+            clipt_stage_spec pad, unpad;
+            clipt_stage st;
+            rows_specs(many[i], &pad, &unpad);
+            assert_int_equal(clipt_stage_prepare(small, &unpad, elem, &t, &st), CLIPT_SUCCESS);
+            assert_string_equal(st.kernel_name, "unpad_rows_words");
+            clipt_stage_release(&st);
+            run_stage(&limited, &pad, elem, o, &t, ROWS);
+            run_stage(&limited, &unpad, elem, o, &t, ROWS);
+        }
+    for (size_t i = 0; i < COUNT(narrow); i++) {
+        clipt_stage_spec pad, unpad;
+        clipt_stage st;
+        rows_specs(narrow[i], &pad, &unpad);
+        assert_int_equal(clipt_stage_prepare(small, &unpad, 1, &t, &st), CLIPT_SUCCESS);
+        assert_string_equal(st.kernel_name, "unpad_rows");
+        assert_int_equal(st.elem, i ? 4 : 1);
+        clipt_stage_release(&st);
+        run_stage(&limited, &unpad, 1, 4 * i, &t, ROWS);
+    }
+    clipt_context_release(small);
 }
 
 /* ---- limits ----------------------------------------------------------------------- */
@@ -545,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_shift100_tunings),
         cmocka_unit_test(test_pad_unpad),
         cmocka_unit_test(test_pad_unpad_words),
+        cmocka_unit_test(test_pad_unpad_words_small_local),
         cmocka_unit_test(test_prepare_limits),
     };
     test_apply_filter();
