@@ -8,14 +8,17 @@
 # SEED, default 2026112720, plus the set's number) and runs
 # `clipt bench --repeat 3 --no-verify` on each chunk of 10 shapes with the
 # base tree, then this tree, so that their ratios to copy compare; the
-# first 2 shapes of each set are verified bit-exact with this tree's plans.
+# first VERIFY (default 2) shapes of each set are verified bit-exact with
+# this tree's plans.
 # A chunk that fails is rerun shape by shape (tuning/bench_chunks.sh); no
 # chunk starts after DEADLINE seconds (default 500, the builds included).
 # Writes to $OUT: the lists, {base,new}_SET.csv and logs, verify_SET.csv,
 # gpu.txt and summary.txt (printed; tuning/pad_words_summary.py): per set
 # the median and p10 % of copy of both trees, the per-shape speed-up, and
 # the padding stages' time in copies of the matrix.
-# Usage: BASE_SRC=.base [SEED=S] [SETS="g1 g2 g4 g8 s1 s2"] OUT=dir \
+# Also the A/B of any other change of the automatic plans (sets g16, s4,
+# s8 too).
+# Usage: BASE_SRC=.base [SEED=S] [SETS="g1 g2 g4 g8 s1 s2"] [VERIFY=N] OUT=dir \
 #        bash tuning/gpu_pad_words.sh
 set -uo pipefail
 out=${OUT:-/tmp/clipt-pad-words}
@@ -39,15 +42,16 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader \
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # name: distribution, count, element bytes
-declare -A kind=([g1]=general [g2]=general [g4]=general [g8]=general [s1]=skinny [s2]=skinny)
-declare -A count=([g1]=60 [g2]=60 [g4]=100 [g8]=60 [s1]=40 [s2]=40)
-declare -A elem=([g1]=1 [g2]=2 [g4]=4 [g8]=8 [s1]=1 [s2]=2)
+declare -A kind=([g1]=general [g2]=general [g4]=general [g8]=general [g16]=general
+                 [s1]=skinny [s2]=skinny [s4]=skinny [s8]=skinny)
+declare -A count=([g1]=60 [g2]=60 [g4]=100 [g8]=60 [g16]=40 [s1]=40 [s2]=40 [s4]=40 [s8]=40)
+declare -A elem=([g1]=1 [g2]=2 [g4]=4 [g8]=8 [g16]=16 [s1]=1 [s2]=2 [s4]=4 [s8]=8)
 k=0
 for s in $sets_wanted; do
     k=$((k + 1))
     python3 tuning/shapes.py "${kind[$s]}" --count "${count[$s]}" --seed $((seed + k)) \
         --elem "${elem[$s]}" > "$out/shapes_$s.txt"
-    grep -v '^#' "$out/shapes_$s.txt" | head -2 > "$work/v_$s.txt"
+    grep -v '^#' "$out/shapes_$s.txt" | head -"${VERIFY:-2}" > "$work/v_$s.txt"
     timeout 60 build-padw/src/cli/clipt bench --shapes "$work/v_$s.txt" --elem "${elem[$s]}" \
         --repeat 1 --csv "$out/verify_$s.csv" > "$out/verify_$s.log" 2>&1 ||
         echo "verify $s: exit $?"

@@ -6,7 +6,8 @@
 For each set, from OUT/base_SET.csv and OUT/new_SET.csv (`clipt bench
 --csv`): shapes measured by both, the median and p10 ratio to copy of each
 tree, the per-shape speed-up (base time / new time: median, min, max),
-the shapes whose plan changed (sequence, m, n or padding), the median time
+the shapes whose plan changed (sequence, m, n or padding) with their
+median speed-up and how many ran more than 5 % slower, the median time
 of the padding and unpadding stages in copies of the matrix (stage time /
 the time of one copy of the matrix at the run's copy bandwidth; 1.0 is a
 pass at copy speed), and the verified count of OUT/verify_SET.csv.
@@ -49,7 +50,8 @@ def plan(row):
 def main():
     out, sets = sys.argv[1], sys.argv[2:]
     print("set | shapes | base median (p10) % of copy | new median (p10) | speed-up median, min, max"
-          " | plans changed | pad copies base -> new (n) | unpad copies base -> new (n) | verified")
+          " | plans changed: n, speed-up median, slower > 5 % | pad copies base -> new (n)"
+          " | unpad copies base -> new (n) | verified")
     for s in sets:
         base, new = rows_of(f"{out}/base_{s}.csv"), rows_of(f"{out}/new_{s}.csv")
         both = [k for k in new if k in base]
@@ -59,7 +61,9 @@ def main():
         rb = [100 * float(base[k]["ratio"]) for k in both]
         rn = [100 * float(new[k]["ratio"]) for k in both]
         speed = [float(base[k]["time_ms"]) / float(new[k]["time_ms"]) for k in both]
-        changed = sum(plan(base[k]) != plan(new[k]) for k in both)
+        moved = [sp for k, sp in zip(both, speed) if plan(base[k]) != plan(new[k])]
+        changed = (f"{len(moved)}, {statistics.median(moved):.2f}, "
+                   f"{sum(sp < 1 / 1.05 for sp in moved)}" if moved else "0")
         stages = []
         for label in ("pad", "unpad"):
             pairs = [(copies(base[k], label), copies(new[k], label)) for k in both]
