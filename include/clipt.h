@@ -396,6 +396,8 @@ typedef struct clipt_plan_options {
     unsigned model_move_eff;    /* 100!/0100!: permille of copy            */
     unsigned model_move_sector; /* permille of that time per sector        */
     unsigned model_move_step;   /* permille of that time per item step     */
+    unsigned model_run_bytes;   /* 100!/0100!: a super-element of fewer    */
+                                /* bytes costs what one this long does     */
     unsigned model_pad_eff;     /* padding: permille of copy (4 bytes)     */
     unsigned model_unpad_eff;   /* unpadding: permille of copy (4 bytes)   */
     unsigned model_rows_elem;   /* pad/unpad: the same                     */

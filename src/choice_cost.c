@@ -4,10 +4,12 @@
  * options -- the smallest aligned and the smallest plain divisor in
  * [Min, LM / Min], the largest divisors there, the whole side, and with
  * padding allowed the nearest larger dimensions with an aligned or a plain
- * divisor in [Min, sqrt(LM)] -- paired wherever the tile fits local memory,
- * each pair under sequences 3.1 and 3.2; for 2.1 (2.2) the row (column)
- * options, plus the widest slab factors, whenever an m x cols (rows x n)
- * slab fits.  A few dozen specs lists, priced in microseconds. */
+ * divisor in [Min, sqrt(LM)]; for elements so small that Min of them are
+ * fewer than model_run_bytes, also the smallest aligned divisor of at least
+ * that many bytes and the nearest dimension within 1/64 with one -- paired
+ * wherever the tile fits local memory, each pair under sequences 3.1 and
+ * 3.2; for 2.1 (2.2) the row (column) options, plus the widest slab
+ * factors, whenever an m x cols (rows x n) slab fits.  A few dozen specs lists, priced in microseconds. */
 #include "choice_cost.h"
 #include "factor.h"
 
@@ -53,6 +55,9 @@ static void add_padded(side_options *o, size_t dim, size_t lo, size_t hi, size_t
 static void side_options_of(const clipt_cost_search *s, size_t dim, side_options *o)
 {
     const size_t min = s->min ? s->min : 1, hi = s->lm / min, root = clipt_isqrt(s->lm);
+    /* the fewest elements of a super-element that the model prices as a
+     * whole run (model_run_bytes): more than Min for small elements */
+    const size_t run = (s->tuning->model_run_bytes + s->elem - 1) / s->elem;
     o->n = 0;
     if (dim <= hi)
         add_option(o, dim, dim);
@@ -60,10 +65,15 @@ static void side_options_of(const clipt_cost_search *s, size_t dim, side_options
     add_option(o, dim, clipt_smallest_divisor_in(dim, min, hi, 1));
     add_option(o, dim, clipt_largest_divisor_in(dim, min, root, s->step));
     add_option(o, dim, clipt_largest_divisor_in(dim, min, hi, 1));
+    if (run > min && run <= root)
+        add_option(o, dim, clipt_smallest_divisor_in(dim, run, hi, s->step));
     if (s->pad && dim > root) {
         /* Algorithm 5's reach: a multiple of the smallest candidate */
         add_padded(o, dim, min, root, s->step, min * s->step);
         add_padded(o, dim, min, root, 1, min);
+        /* within 1/64 of the side: longer runs do not pay for more */
+        if (run > min && run <= root)
+            add_padded(o, dim, run, root, s->step, dim / 64);
     }
 }
 

@@ -160,6 +160,7 @@ void clipt_cost_features_of(const clipt_stage_spec *sp, clipt_kernel_family fami
     /* walks save heads first; padding and the flag families zero flags */
     f->launches = f->kind == CLIPT_COST_TILES ? 1 : 2;
     f->sector_eff = 1;
+    f->run_bytes = 0;
     f->step_bytes = COST_REFERENCE_STEP_BYTES;
     /* the CPU kernels (kernel_style loops) move rows in order without
      * waiting, and walk whole super-elements, one step each */
@@ -170,9 +171,20 @@ void clipt_cost_features_of(const clipt_stage_spec *sp, clipt_kernel_family fami
                              : clipt_walk_slice_elems((size_t)sp->s, elem, t->walk_item_bytes);
         const size_t sector = t->align_bytes ? t->align_bytes : 1;
         f->step_bytes = (double)(q * elem);
+        f->run_bytes = (double)sp->s * (double)elem;
         f->sector_eff = walk_sector_eff(sp->s, elem, q, env->simd_width ? env->simd_width : 1,
                                         sector);
     }
+}
+
+/* The share of a move's memory traffic that its runs use: the sectors'
+ * share, less for a run shorter than model_run_bytes, which costs what one
+ * that long does (run_bytes 0: not known; model_run_bytes 0 or 1: off). */
+static double move_traffic_eff(const clipt_cost_features *f, const clipt_tuning *t)
+{
+    const double least = t->model_run_bytes ? (double)t->model_run_bytes : 1;
+    return f->run_bytes > 0 && f->run_bytes < least ? f->sector_eff * f->run_bytes / least
+                                                    : f->sector_eff;
 }
 
 double clipt_cost_seconds(const clipt_cost_features *f, const clipt_tuning *t)
@@ -189,7 +201,8 @@ double clipt_cost_seconds(const clipt_cost_features *f, const clipt_tuning *t)
     case CLIPT_COST_MOVE: {
         const double ms = permille(t->model_move_sector), mq = permille(t->model_move_step);
         const double rest = ms + mq < 1 ? 1 - ms - mq : 0;
-        cost = (rest + ms / f->sector_eff + mq * COST_REFERENCE_STEP_BYTES / f->step_bytes) /
+        cost = (rest + ms / move_traffic_eff(f, t) +
+                mq * COST_REFERENCE_STEP_BYTES / f->step_bytes) /
                permille(t->model_move_eff);
         break;
     }
@@ -246,13 +259,14 @@ double clipt_cost_passes_seconds(const clipt_cost_pass *passes, unsigned count, 
     (void)env;
     for (unsigned i = 0; i < count; i++) {
         const clipt_cost_pass *p = &passes[i];
-        clipt_cost_features f = {CLIPT_COST_TILES, p->bytes, p->launches, (double)elem, 1,
+        clipt_cost_features f = {CLIPT_COST_TILES, p->bytes, p->launches, (double)elem, 1, 0,
                                  COST_REFERENCE_STEP_BYTES, 0};
         if (p->kind == CLIPT_COST_PASS_SCATTERED) {
             const size_t run = p->run_bytes >= 1 ? (size_t)p->run_bytes : 1;
             f.kind = CLIPT_COST_MOVE;
             f.sector_eff = (double)run /
                            ((double)sector * run_sectors(0, run, clipt_gcd(run, sector), sector));
+            f.run_bytes = (double)run;
             if (p->step_bytes > 0)
                 f.step_bytes = p->step_bytes;
         } else if (p->kind != CLIPT_COST_PASS_STAGED) {

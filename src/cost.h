@@ -16,7 +16,11 @@
  *     with ms, mq = model_move_sector, model_move_step: sector_eff is the
  *     share of the bytes of the memory sectors (align_bytes) touched that
  *     the walk uses, computed from how each warp's work-items read slices
- *     of super-elements at random positions; step is the bytes a work-item
+ *     of super-elements at random positions, times run / model_run_bytes
+ *     when a super-element (the contiguous run each step moves) is shorter
+ *     than model_run_bytes: a run at a random place costs the memory at
+ *     least that much (tuning/scatter.c on the H100: 64-byte blocks at 52 %
+ *     of copy, 128-byte ones at 83 %); step is the bytes a work-item
  *     moves per step;
  *   pad, unpad (pad.cl): 1e6 / model_pad_eff (or unpad) +
  *     model_rows_elem * (4 / elem - 1), plus model_wait_ps per flag the chunks wait for (a
@@ -55,6 +59,8 @@ typedef struct clipt_cost_features {
     double launches;    /* kernel launches and buffer fills                 */
     double elem;        /* element bytes                                    */
     double sector_eff;  /* moves: used share of the sector bytes, (0, 1]    */
+    double run_bytes;   /* moves: bytes of one super-element, the contiguous */
+                        /* run each step reads and writes at a random place */
     double step_bytes;  /* moves: bytes per work-item step                  */
     double waits;       /* pad, unpad: flags waited for, all chunks         */
 } clipt_cost_features;

@@ -52,6 +52,8 @@
                          /* whole sectors and 16-byte work-item steps      */  \
     X(model_move_sector) /* permille of that time per sector touched       */  \
     X(model_move_step)   /* permille of that time per work-item step       */  \
+    X(model_run_bytes)   /* moves: a super-element of fewer bytes costs    */  \
+                         /* the sector share of one this long (1 = none)   */  \
     X(model_pad_eff)     /* padding: permille of copy, 4-byte elements     */  \
     X(model_unpad_eff)   /* unpadding: the same                            */  \
     X(model_rows_elem)   /* pad/unpad: the same                            */  \

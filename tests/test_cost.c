@@ -51,6 +51,46 @@ static void test_sector_share(void **state)
     assert_true(move_sector_eff(&p, 37, 4) == 1.0);
 }
 
+/* Predicted seconds of a 100! of 1000 x 999 super-elements of s elements,
+ * less its two launches (save the heads, walk). */
+static double move_seconds(const clipt_device_profile *p, uint64_t s, size_t elem)
+{
+    const clipt_stage_spec spec = {CLIPT_OP_MOVE_SUPER, "100!", 1, 1000, 999, s, 0, 0, 0};
+    const clipt_cost_env env = clipt_cost_env_of(p);
+    return clipt_cost_stage_seconds(&spec, elem, &p->tuning, &env) -
+           2 * p->tuning.model_launch_ns * 1e-9;
+}
+
+/* Super-elements shorter than model_run_bytes (128 on the H100) cost per
+ * byte as if they were that long: 32-byte ones of 1-byte elements (whole,
+ * aligned sectors, moved as 16-byte words) cost more per byte than
+ * 128-byte ones, as clipt bench --brute-force measured (1-byte shapes
+ * whose best plan had m = 128 where the model took 32); from 128 bytes on
+ * the run adds nothing.  Without it (1) the two cost the same per byte. */
+static void test_run_bytes(void **state)
+{
+    clipt_device_profile p;
+    clipt_plan_options o;
+    clipt_plan_choice c;
+    (void)state;
+    h100_profile(&p);
+    assert_int_equal(p.tuning.model_run_bytes, 128);
+    assert_true(move_seconds(&p, 32, 1) / 32 > 1.5 * move_seconds(&p, 128, 1) / 128);
+    assert_true(fabs(move_seconds(&p, 256, 1) / 256 - move_seconds(&p, 128, 1) / 128) <
+                1e-3 * move_seconds(&p, 128, 1) / 128);
+    /* the choice: 17792 x 3741 bytes took m = n = 32 (0.55 ms on the H100)
+     * before, m = 128 with the run priced (0.37 ms) */
+    clipt_plan_options_init(&o);
+    o.algorithm = CLIPT_ALGORITHM_TPDS;
+    assert_status(clipt_plan_choose(&p, 17792, 3741, 1, &o, &p.tuning, &c), CLIPT_SUCCESS);
+    assert_true(c.m >= 128 && c.m % 32 == 0);
+    p.tuning.model_run_bytes = 1;
+    assert_true(fabs(move_seconds(&p, 32, 1) / 32 - move_seconds(&p, 128, 1) / 128) <
+                1e-3 * move_seconds(&p, 128, 1) / 128);
+    assert_status(clipt_plan_choose(&p, 17792, 3741, 1, &o, &p.tuning, &c), CLIPT_SUCCESS);
+    assert_true(c.m < 128 && c.n < 128);
+}
+
 /* The pass form: a scattered pass of one-element runs costs more than one
  * of whole-sector runs, which costs what a move of aligned super-elements
  * does; a staged pass costs what tiles do; an unknown kind is refused. */
@@ -172,6 +212,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sector_share),
+        cmocka_unit_test(test_run_bytes),
         cmocka_unit_test(test_passes),
         cmocka_unit_test(test_staged_sum),
         cmocka_unit_test(test_model_choices),

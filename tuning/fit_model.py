@@ -14,14 +14,16 @@ The model (src/cost.h) is linear in its unknowns once the copy time of each
 stage, c = bytes / copy bandwidth, is known:
 
     tiles   t = L*launch + c*(1/tiles_eff + tiles_elem*(4/e - 1))
-    move    t = L*launch + c*(a + b/sector_share + d*16/step_bytes)
+    move    t = L*launch + c*(a + b/share + d*16/step_bytes)
                  with move_eff = 1/(a+b+d), move_sector = b*move_eff,
-                 move_step = d*move_eff
+                 move_step = d*move_eff; share = sector_share, times
+                 run_bytes/R when a super-element's run_bytes < R
+                 (R = model_run_bytes)
     pad     t = L*launch + c*(1/pad_eff + rows_elem*(4/e - 1)) + waits*wait
     unpad   the same with 1/unpad_eff
     slow    t = L*launch + c/slow_eff
 
-so all of them are fitted at once by least squares on the relative error
+so for a given R all of them are fitted at once by least squares on the relative error
 (each equation divided by its measured time: a 10 % miss weighs the same on
 a 0.05 ms and on a 5 ms stage).  Robust step: stages whose relative residual
 exceeds 3 times the median absolute residual (and 25 %) are dropped and the
@@ -30,7 +32,9 @@ and the rest refitted (nonnegative least squares by elimination; the fit is
 small).  Kinds without data (or whose time the fit gave entirely to other
 terms) keep the values given with --keep NAME=VALUE or the GPU defaults of
 src/tuning_table.c.  The copy bandwidth is the median
-of the runs'.
+of the runs'.  R is chosen among RUN_BYTES (the fit whose plans come out
+best: most within +-20 %, then the smallest median error), unless
+--keep model_run_bytes=R fixes it.
 
 Reported: for each stage kind, and for each plan (the sum of its stages
 against the sum of its measured stages), the share of predictions within
@@ -56,13 +60,24 @@ def read(paths):
                                           r["sequence"], r["m"], r["n"]),
                 "label": r["label"], "kind": r["kind"], "bytes": float(r["bytes"]),
                 "launches": float(r["launches"]), "sector": float(r["sector_eff"]),
+                "run": float(r.get("run_bytes") or 0),
                 "step": float(r["step_bytes"]), "elem": float(r["elem_bytes"]),
                 "waits": float(r["waits"]), "t": float(r["measured_ms"]) * 1e-3,
                 "copy": float(r["copy_gbs"]) * 1e9, "lib": float(r["predicted_ms"]) * 1e-3})
     return [s for s in stages if s["t"] > 0]
 
 
-def row_of(s, copy):
+RUN_BYTES = [1, 32, 48, 64, 96, 128, 192, 256]
+
+
+def share(s, run_least):
+    """The move's used share of its traffic (src/cost.c, move_traffic_eff)."""
+    if 0 < s["run"] < run_least:
+        return s["sector"] * s["run"] / run_least
+    return s["sector"]
+
+
+def row_of(s, copy, run_least):
     """The equation's coefficients (one per COLUMNS entry) for stage s."""
     c = s["bytes"] / copy
     x = dict.fromkeys(COLUMNS, 0.0)
@@ -71,7 +86,7 @@ def row_of(s, copy):
     if k == "tiles":
         x["tiles_base"], x["tiles_elem"] = c, c * (4 / s["elem"] - 1)
     elif k == "move":
-        x["move_base"], x["move_sector"] = c, c / s["sector"]
+        x["move_base"], x["move_sector"] = c, c / share(s, run_least)
         x["move_step"] = c * 16 / s["step"]
     elif k in ("pad", "unpad"):
         x[k + "_base"], x["rows_elem"], x["wait"] = c, c * (4 / s["elem"] - 1), s["waits"]
@@ -133,8 +148,8 @@ def nonnegative_fit(rows, ys):
         free.discard(min(negative, key=lambda i: coef[i]))
 
 
-def fit(stages, copy):
-    rows = [row_of(s, copy) for s in stages]
+def fit(stages, copy, run_least):
+    rows = [row_of(s, copy, run_least) for s in stages]
     ys = [s["t"] for s in stages]
     coef, used = nonnegative_fit(rows, ys)
     rel = [abs(sum(c * v for c, v in zip(coef, x)) / y - 1) for x, y in zip(rows, ys)]
@@ -147,7 +162,7 @@ def fit(stages, copy):
 DEFAULTS = {"model_tiles_eff": 850, "model_tiles_elem": 200, "model_move_eff": 750,
             "model_move_sector": 600, "model_move_step": 150, "model_pad_eff": 700,
             "model_unpad_eff": 700, "model_rows_elem": 200, "model_wait_ps": 600,
-            "model_launch_ns": 5000, "model_slow_eff": 100}
+            "model_launch_ns": 5000, "model_slow_eff": 100, "model_run_bytes": 64}
 
 
 def values_of(c, used, copy, keep):
@@ -192,8 +207,8 @@ def predict(s, v):
         cost = 1000 / v["model_tiles_eff"] + v["model_tiles_elem"] / 1000 * (per_elem - 1)
     elif k == "move":
         ms, mq = v["model_move_sector"] / 1000, v["model_move_step"] / 1000
-        cost = (max(0, 1 - ms - mq) + ms / s["sector"] + mq * 16 / s["step"]) * 1000 / \
-            v["model_move_eff"]
+        cost = (max(0, 1 - ms - mq) + ms / share(s, v["model_run_bytes"]) +
+                mq * 16 / s["step"]) * 1000 / v["model_move_eff"]
     elif k in ("pad", "unpad"):
         cost = 1000 / v["model_%s_eff" % k] + v["model_rows_elem"] / 1000 * (per_elem - 1)
     else:
@@ -211,6 +226,15 @@ def summary(pairs):
     return "%4d  %5.1f %%  %5.1f %%  %5.1f %%" % (
         len(err), 100 * sum(e <= 0.1 for e in err) / len(err),
         100 * sum(e <= 0.2 for e in err) / len(err), 100 * statistics.median(err))
+
+
+def plan_errors(stages, v):
+    """|predicted / measured - 1| of each plan (the sums of its stages)."""
+    plans = defaultdict(lambda: [0.0, 0.0])
+    for s in stages:
+        plans[s["plan"]][0] += predict(s, v)
+        plans[s["plan"]][1] += s["t"]
+    return [abs(p / m - 1) for p, m in plans.values()]
 
 
 def report(stages, predicted, title):
@@ -250,15 +274,25 @@ def main(argv):
         report(stages, lambda s: s["lib"], "the library's predictions (predicted_ms)")
         return
     copy = statistics.median(s["copy"] for s in stages)
-    coef, used, dropped = fit(stages, copy)
-    values = values_of(coef, used, copy, keep)
-    print("fit over %d stages (%d dropped as outliers), copy %.0f GB/s" %
-          (len(stages), dropped, copy / 1e9))
+    best = None
+    for run_least in ([keep["model_run_bytes"]] if "model_run_bytes" in keep else RUN_BYTES):
+        coef, used, dropped = fit(stages, copy, run_least)
+        values = values_of(coef, used, copy, dict(keep, model_run_bytes=run_least))
+        err = plan_errors(stages, values)
+        score = (sum(e <= 0.2 for e in err), -statistics.median(err))
+        print("model_run_bytes %4d: plans within +-20 %% %5.1f %%, median |e| %5.1f %%" %
+              (run_least, 100 * score[0] / len(err), -100 * score[1]))
+        if best is None or score > best[0]:
+            best = (score, values, dropped)
+    _, values, dropped = best
+    print("fit over %d stages (%d dropped as outliers), copy %.0f GB/s, model_run_bytes %d" %
+          (len(stages), dropped, copy / 1e9, values["model_run_bytes"]))
     report(stages, lambda s: predict(s, values), "fitted values, the library's formula")
     print("\n.values = {" + ", ".join(".%s = %d" % (k, values[k]) for k in
                                       ["model_copy_gbs", "model_launch_ns", "model_tiles_eff",
                                        "model_tiles_elem", "model_move_eff",
                                        "model_move_sector", "model_move_step",
+                                       "model_run_bytes",
                                        "model_pad_eff", "model_unpad_eff", "model_rows_elem",
                                        "model_wait_ps", "model_slow_eff"]) + "}")
 

@@ -4,6 +4,8 @@
 # Measures the cost model's values (the model_* tuning fields) on the
 # selected device (CLIPT_PLATFORM / CLIPT_DEVICE): per-stage times of the
 # automatic plans of general and skinny shapes with 4- and 8-byte elements
+# and general ones with 1- and 2-byte elements (their small super-elements
+# are what model_run_bytes is fitted on)
 # (clipt bench --csv: every shape verified, stage times are medians of
 # REPEAT runs), each plan's stages as the model sees them
 # (clipt_model_calib --profile device), and the least-squares fit of all
@@ -22,7 +24,8 @@ repeat=${5:-3}
 src=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
 set -- general_e4 "--random general --seed 1201" general_e8 "--random general --elem 8 --seed 1202" \
-    skinny_e4 "--random skinny --seed 1203" skinny_e8 "--random skinny --elem 8 --seed 1204"
+    skinny_e4 "--random skinny --seed 1203" skinny_e8 "--random skinny --elem 8 --seed 1204" \
+    general_e1 "--random general --elem 1 --seed 1205" general_e2 "--random general --elem 2 --seed 1206"
 csvs=
 while [ $# -gt 0 ]; do
     # shellcheck disable=SC2086 # the set's options are words
