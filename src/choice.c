@@ -284,7 +284,7 @@ static void choose_by_model(const clipt_device_profile *p, size_t batch, size_t 
         o->padding == CLIPT_PADDING_AUTO, o->sequence,
         alloc_elems > rows * cols || alloc_elems == 0 ? (alloc_elems ? alloc_elems : SIZE_MAX)
                                                       : rows * cols,
-        t, clipt_cost_env_of(p), batch};
+        t, clipt_cost_env_of(p), batch, 0};
     const clipt_cost_choice fallback = {ch->prows, ch->pcols, ch->m, ch->n, ch->sequence, 0};
     clipt_cost_choice best;
     clipt_cost_choose(&s, &fallback, &best);
@@ -460,7 +460,7 @@ static double predicted(const clipt_device_profile *p, size_t rows, size_t cols,
 {
     const clipt_staged_layout l = layout_of(rows, cols, ch);
     const clipt_cost_env env = clipt_cost_env_of(p);
-    return clipt_cost_staged_seconds(&l, elem, t, &env);
+    return clipt_cost_staged_seconds_checked(&l, elem, t, &env);
 }
 
 /* Whether a stage of the choice moves super-elements of fewer than `min`

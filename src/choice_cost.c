@@ -88,6 +88,13 @@ static void add_slab_options(const clipt_cost_search *s, size_t dim, size_t limi
     add_option(o, dim, clipt_largest_divisor_in(dim, s->min, cap, 1));
 }
 
+/* A candidate's price, its moves' families checked if the search says. */
+static double staged_seconds(const clipt_cost_search *s, const clipt_staged_layout *l)
+{
+    return s->checked ? clipt_cost_staged_seconds_checked(l, s->elem, s->tuning, &s->env)
+                      : clipt_cost_staged_seconds(l, s->elem, s->tuning, &s->env);
+}
+
 /* Prices one candidate and keeps it in *best if cheaper. */
 static void consider(const clipt_cost_search *s, clipt_cost_choice c, clipt_cost_choice *best,
                      unsigned *priced)
@@ -96,7 +103,7 @@ static void consider(const clipt_cost_search *s, clipt_cost_choice c, clipt_cost
                                    c.sequence};
     if ((double)c.prows * (double)c.pcols > (double)s->max_elems)
         return;
-    c.seconds = clipt_cost_staged_seconds(&l, s->elem, s->tuning, &s->env);
+    c.seconds = staged_seconds(s, &l);
     (*priced)++;
     if (c.seconds >= 0 && c.seconds < best->seconds)
         *best = c;
@@ -132,8 +139,8 @@ static void consider_two_stage(const clipt_cost_search *s, const side_options *r
     }
 }
 
-unsigned clipt_cost_choose(const clipt_cost_search *s, const clipt_cost_choice *fallback,
-                           clipt_cost_choice *best)
+static unsigned search(const clipt_cost_search *s, const clipt_cost_choice *fallback,
+                       clipt_cost_choice *best)
 {
     const clipt_staged_layout l0 = {s->batch,    s->rows,      s->cols,     fallback->prows,
                                     fallback->pcols, fallback->m, fallback->n,
@@ -142,7 +149,7 @@ unsigned clipt_cost_choose(const clipt_cost_search *s, const clipt_cost_choice *
     side_options ro, co;
     unsigned priced = 1;
     *best = *fallback;
-    best->seconds = clipt_cost_staged_seconds(&l0, s->elem, s->tuning, &s->env);
+    best->seconds = staged_seconds(s, &l0);
     found = *best;
     found.seconds = best->seconds >= 0 ? best->seconds * (1 - CLIPT_COST_MARGIN) : 1e300;
     side_options_of(s, s->rows, &ro);
@@ -164,5 +171,23 @@ unsigned clipt_cost_choose(const clipt_cost_search *s, const clipt_cost_choice *
     consider_two_stage(s, &ro, &co, &found, &priced);
     if (found.seconds < best->seconds * (1 - CLIPT_COST_MARGIN) || best->seconds < 0)
         *best = found;
+    return priced;
+}
+
+unsigned clipt_cost_choose(const clipt_cost_search *s, const clipt_cost_choice *fallback,
+                           clipt_cost_choice *best)
+{
+    unsigned priced = search(s, fallback, best);
+    const clipt_staged_layout l = {s->batch, s->rows, s->cols, best->prows, best->pcols,
+                                   best->m, best->n, best->sequence};
+    /* counting cycles costs microseconds a move: only the choice's are
+     * counted, and only a choice with a refused walk (rare: short cycles
+     * of sides like 9216 x 96) makes every candidate counted */
+    if (!s->checked && best->seconds >= 0 &&
+        clipt_cost_staged_seconds_checked(&l, s->elem, s->tuning, &s->env) > best->seconds) {
+        clipt_cost_search again = *s;
+        again.checked = 1;
+        priced += search(&again, fallback, best);
+    }
     return priced;
 }

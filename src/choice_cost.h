@@ -21,6 +21,9 @@ typedef struct clipt_cost_search {
     const clipt_tuning *tuning;
     clipt_cost_env env;
     size_t batch;              /* matrices of the batch, each so planned    */
+    int checked;               /* price moves as the family they will get  */
+                               /* (counts cycles: clipt_cost_choose sets   */
+                               /* it when its plain choice needs it)        */
 } clipt_cost_search;
 
 /* Another candidate replaces the fallback only when predicted faster by
@@ -37,8 +40,10 @@ typedef struct clipt_cost_choice {
 /* Prices `fallback` and the candidates around it; writes the cheapest to
  * *best, which stays `fallback` (with its price) unless another candidate
  * is predicted faster by more than a small margin: the model is not exact,
- * and Algorithm 5 with the sequence rule is the measured default.  Returns
- * the number of candidates priced. */
+ * and Algorithm 5 with the sequence rule is the measured default.  When
+ * the cheapest has a move that the segment walk would not take
+ * (clipt_cost_walk_takes), the search runs again with every move so
+ * priced.  Returns the number of candidates priced. */
 unsigned clipt_cost_choose(const clipt_cost_search *s, const clipt_cost_choice *fallback,
                            clipt_cost_choice *best);
 

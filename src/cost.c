@@ -1,5 +1,6 @@
 /* The cost model (see cost.h for its form). */
 #include "cost.h"
+#include "cycles.h"
 #include "factor.h"
 
 /* Work-groups of the padding kernels move chunks of about this many bytes
@@ -221,25 +222,65 @@ double clipt_cost_seconds(const clipt_cost_features *f, const clipt_tuning *t)
     return launch_s + copy_s * cost + f->waits * (double)t->model_wait_ps * 1e-12;
 }
 
-double clipt_cost_stage_seconds(const clipt_stage_spec *spec, size_t elem,
-                                const clipt_tuning *t, const clipt_cost_env *env)
+/* walk_takes' answers, kept per thread (a choice asks again for the
+ * pairs of the candidates it keeps). */
+#define WALK_MEMO 32
+typedef struct walk_memo {
+    uint64_t a, b;
+    int takes;
+} walk_memo;
+
+int clipt_cost_walk_takes(uint64_t a, uint64_t b)
+{
+    static _Thread_local walk_memo memo[WALK_MEMO];
+    walk_memo *m = &memo[(a * 31 + b) % WALK_MEMO];
+    clipt_cycle_structure cs;
+    /* a x b positions hold at most a*b/2 cycles that move */
+    if (a > UINT32_MAX || b > UINT32_MAX || a * b / 2 <= CLIPT_MAX_CYCLES)
+        return 1;
+    if (m->a == a && m->b == b)
+        return m->takes;
+    /* where the algebra fails, the stage's listing fails as well */
+    m->takes = clipt_cycle_structure_init(a, b, &cs) == 0 && cs.cycles <= CLIPT_MAX_CYCLES;
+    clipt_cycle_structure_free(&cs);
+    m->a = a;
+    m->b = b;
+    return m->takes;
+}
+
+/* A stage's price; `checked`: a move that the walk would not take priced
+ * as its fallback's. */
+static double stage_seconds(const clipt_stage_spec *spec, size_t elem, const clipt_tuning *t,
+                            const clipt_cost_env *env, int checked)
 {
     /* priced as it will run: on the words stages.c widens it to (the
      * padding stages' cost falls with the word; the split is not known
      * here, nor the offset).  Padding stages that run as 16-byte words
      * (clipt_spec_rows_in_words) keep the element kernels' price: priced
      * at their own measured speed, the model took padded aligned factors
-     * for 1- and 2-byte elements that ran slower (docs/performance.md,
-     * "Padding in 16-byte words") */
+     * for 1- and 2-byte elements that ran slower, and with small
+     * super-elements priced by their bytes (model_run_bytes) it changed
+     * few plans, for no gain (docs/performance.md, "Padding in 16-byte
+     * words", "Small super-elements priced by their bytes") */
     const size_t word = clipt_spec_wide_bytes(spec, elem, t->wide_bytes);
     const clipt_stage_spec wide = clipt_spec_widened(spec, word / elem);
+    clipt_kernel_family family = clipt_cost_family(&wide, word, env);
     clipt_cost_features f;
-    clipt_cost_features_of(&wide, clipt_cost_family(&wide, word, env), word, t, env, &f);
+    if (checked && family == CLIPT_FAMILY_SUPER_SEGMENTS &&
+        !clipt_cost_walk_takes(spec->a, spec->b))
+        family = CLIPT_FAMILY_SUPER_SLICES;
+    clipt_cost_features_of(&wide, family, word, t, env, &f);
     return clipt_cost_seconds(&f, t);
 }
 
-double clipt_cost_staged_seconds(const clipt_staged_layout *l, size_t elem,
-                                 const clipt_tuning *t, const clipt_cost_env *env)
+double clipt_cost_stage_seconds(const clipt_stage_spec *spec, size_t elem,
+                                const clipt_tuning *t, const clipt_cost_env *env)
+{
+    return stage_seconds(spec, elem, t, env, 0);
+}
+
+static double staged_seconds(const clipt_staged_layout *l, size_t elem, const clipt_tuning *t,
+                             const clipt_cost_env *env, int checked)
 {
     clipt_stage_spec specs[CLIPT_MAX_STAGES];
     const int count = clipt_staged_specs(l, specs);
@@ -247,8 +288,20 @@ double clipt_cost_staged_seconds(const clipt_staged_layout *l, size_t elem,
     if (count < 0)
         return -1;
     for (int i = 0; i < count; i++)
-        total += clipt_cost_stage_seconds(&specs[i], elem, t, env);
+        total += stage_seconds(&specs[i], elem, t, env, checked);
     return total;
+}
+
+double clipt_cost_staged_seconds(const clipt_staged_layout *l, size_t elem,
+                                 const clipt_tuning *t, const clipt_cost_env *env)
+{
+    return staged_seconds(l, elem, t, env, 0);
+}
+
+double clipt_cost_staged_seconds_checked(const clipt_staged_layout *l, size_t elem,
+                                         const clipt_tuning *t, const clipt_cost_env *env)
+{
+    return staged_seconds(l, elem, t, env, 1);
 }
 
 double clipt_cost_passes_seconds(const clipt_cost_pass *passes, unsigned count, size_t elem,

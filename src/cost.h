@@ -36,6 +36,7 @@
 #include "tuning.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* What the model needs of a device besides its tuning. */
 typedef struct clipt_cost_env {
@@ -88,6 +89,21 @@ double clipt_cost_stage_seconds(const clipt_stage_spec *spec, size_t elem,
  * negative value when the layout has no stages list (unknown sequence). */
 double clipt_cost_staged_seconds(const clipt_staged_layout *l, size_t elem,
                                  const clipt_tuning *t, const clipt_cost_env *env);
+
+/* Whether the segment walk takes a 100!/0100! of a x b super-elements:
+ * stages.c gives one with more cycles than the host lists
+ * (CLIPT_MAX_CYCLES: many short ones, e.g. 9216 x 96, 294880 cycles of 3
+ * positions) to the slices kernel, whose flags in global memory made such
+ * a stage 5 times slower on the H100.  Counts the cycles by number theory
+ * (3-30 us), remembered per thread for the last pairs asked. */
+int clipt_cost_walk_takes(uint64_t a, uint64_t b);
+
+/* clipt_cost_staged_seconds with each move priced as the family it will
+ * run with: the walk, or the fallback where the walk would not take it.
+ * It counts cycles, so the plan's choice asks it only of the candidates
+ * that the plain price makes the best so far. */
+double clipt_cost_staged_seconds_checked(const clipt_staged_layout *l, size_t elem,
+                                         const clipt_tuning *t, const clipt_cost_env *env);
 
 /* ---- passes of other algorithms (C2R and the like) ---------------------- *
  * A pass reads and writes `bytes` once each (bytes counts both).  STAGED:
