@@ -101,6 +101,58 @@ static inline uint edge_position(uint e, uint head, uint body_end)
 }
 #endif
 
+/* Element i of a batch's region: plain indexing where the whole batch lies
+ * before the split (`whole`: a constant in each inlined copy,
+ * CLIPT_SPECIALIZED), else
+ * the split accessor (REGION_AT).  Room-less plans' batches all lie before
+ * it but the last few; the accessor's compare on every element made their
+ * tile stages 16 % slower than the same stage with room (H100, fp32). */
+#if !PACKED
+#define BATCH_AT(whole, i) ((whole) ? region + (i) : REGION_AT(region, tail, split, i))
+
+/* The batch's `count` elements at at0 into its tiles in local memory: the
+ * input has rows of b.  LOAD_AHEAD global reads in flight per work-item
+ * before any of them is stored to local memory: a read-then-store loop
+ * leaves one read per work-item outstanding, too few to cover the
+ * latency. */
+CLIPT_ALWAYS_INLINE void load_batch(__global elem_t *region, __global elem_t *tail, ulong split,
+                                    ulong at0, uint count, uint ab, uint b, uint pitch,
+                                    uint tile_slots, __local elem_t *tile, uint4 div_ab,
+                                    uint4 div_b, uint lid, uint lsz, int whole)
+{
+    (void)tail; (void)split;
+    for (uint k0 = lid; k0 < count; k0 += LOAD_AHEAD * lsz) {
+        elem_t v[LOAD_AHEAD];
+        for (uint u = 0; u < LOAD_AHEAD; u++) {
+            const uint k = k0 + u * lsz;
+            if (k < count)
+                v[u] = *BATCH_AT(whole, at0 + k);
+        }
+        for (uint u = 0; u < LOAD_AHEAD; u++) {
+            const uint k = k0 + u * lsz;
+            if (k < count) {
+                const tile_pos q = position(k, ab, b, div_ab, div_b);
+                tile[q.t * tile_slots + q.r * pitch + q.c] = v[u];
+            }
+        }
+    }
+}
+
+/* The batch's tiles from local memory back to at0, transposed: output
+ * position k is element (j, i) of a b x a result. */
+CLIPT_ALWAYS_INLINE void store_batch(__global elem_t *region, __global elem_t *tail, ulong split,
+                                     ulong at0, uint count, uint ab, uint a, uint pitch,
+                                     uint tile_slots, __local const elem_t *tile, uint4 div_ab,
+                                     uint4 div_a, uint lid, uint lsz, int whole)
+{
+    (void)tail; (void)split;
+    for (uint k = lid; k < count; k += lsz) {
+        const tile_pos q = position(k, ab, a, div_ab, div_a);
+        *BATCH_AT(whole, at0 + k) = tile[q.t * tile_slots + q.c * pitch + q.r];
+    }
+}
+#endif
+
 /* Divisions by a, b and ab use the host's magic numbers (udiv). */
 __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
                               __global elem_t *tail, ulong split,
@@ -120,6 +172,11 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
         const uint count = tiles * ab;
         __global elem_t *region = buf + offset;
         const ulong at0 = first * (ulong)ab;
+#if SPLIT /* (never PACKED) */
+        const int whole = (long)(at0 + count) <= (long)split;
+#elif !PACKED
+        const int whole = 1;
+#endif
 
 #if PACKED
         const uint head = packed_head(offset, at0, count);
@@ -146,24 +203,8 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
                                v[u]);
         }
 #else
-        /* LOAD_AHEAD global reads in flight per work-item before any of
-         * them is stored to local memory: a read-then-store loop leaves one
-         * read per work-item outstanding, too few to cover the latency */
-        for (uint k0 = lid; k0 < count; k0 += LOAD_AHEAD * lsz) {
-            elem_t v[LOAD_AHEAD];
-            for (uint u = 0; u < LOAD_AHEAD; u++) {
-                const uint k = k0 + u * lsz;
-                if (k < count)
-                    v[u] = *REGION_AT(region, tail, split, at0 + k);
-            }
-            for (uint u = 0; u < LOAD_AHEAD; u++) {
-                const uint k = k0 + u * lsz;
-                if (k < count) {
-                    const tile_pos q = position(k, ab, b, div_ab, div_b);
-                    tile[q.t * tile_slots + q.r * pitch + q.c] = v[u];
-                }
-            }
-        }
+        CLIPT_SPECIALIZED(whole, load_batch, region, tail, split, at0, count, ab, b, pitch,
+                          tile_slots, tile, div_ab, div_b, lid, lsz);
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
 #if PACKED
@@ -187,11 +228,8 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
             body[w] = v;
         }
 #else
-        for (uint k = lid; k < count; k += lsz) {
-            /* output position k is element (j, i) of the b x a result */
-            const tile_pos q = position(k, ab, a, div_ab, div_a);
-            *REGION_AT(region, tail, split, at0 + k) = tile[q.t * tile_slots + q.c * pitch + q.r];
-        }
+        CLIPT_SPECIALIZED(whole, store_batch, region, tail, split, at0, count, ab, a, pitch,
+                          tile_slots, tile, div_ab, div_a, lid, lsz);
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
     }

@@ -269,9 +269,12 @@ static const plan_case plan_cases[] = {
     {60, 42, 2, CLIPT_SEQUENCE_2_1, 6, 7, CLIPT_PADDING_AUTO, 1},
     {97, 101, 1, CLIPT_SEQUENCE_AUTO, 0, 0, CLIPT_PADDING_AUTO, 1},
     /* room-less (the padded tail in the plan's buffer: SPLIT=1 kernels),
-     * the CPU kernels: padding, tiles, segment walks, unpadding */
+     * the CPU kernels, then the GPU ones (whose batches and chunks before
+     * the split index plainly): padding, tiles, segment walks, unpadding */
     {64, 61, 4, CLIPT_SEQUENCE_3_1, 16, 8, CLIPT_PADDING_SCRATCH, 1},
     {97, 101, 2, CLIPT_SEQUENCE_3_2, 10, 12, CLIPT_PADDING_SCRATCH, 1},
+    {64, 61, 4, CLIPT_SEQUENCE_3_1, 16, 8, CLIPT_PADDING_SCRATCH, 0},
+    {97, 101, 2, CLIPT_SEQUENCE_3_2, 10, 12, CLIPT_PADDING_SCRATCH, 0},
 };
 
 static clipt_tuning tuning_of(const clipt_tuning *base, const tweaks *w)

@@ -23,9 +23,9 @@ stage, c = bytes / copy bandwidth, is known:
     unpad   the same with 1/unpad_eff
     slow    t = L*launch + c/slow_eff
 
-so for a given R all of them are fitted at once by least squares on the relative error
-(each equation divided by its measured time: a 10 % miss weighs the same on
-a 0.05 ms and on a 5 ms stage).  Robust step: stages whose relative residual
+so for a given R all of them are fitted at once by least squares on the
+relative error (each equation divided by its measured time: a 10 % miss
+weighs the same on a 0.05 ms and on a 5 ms stage).  Robust step: stages whose relative residual
 exceeds 3 times the median absolute residual (and 25 %) are dropped and the
 fit repeated once.  A coefficient that comes out negative is fixed at zero
 and the rest refitted (nonnegative least squares by elimination; the fit is
