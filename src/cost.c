@@ -6,6 +6,9 @@
 /* Work-groups of the padding kernels move chunks of about this many bytes
  * (stage_pad.c: 16 KiB, at most half the local memory). */
 #define COST_PAD_CHUNK_BYTES 16384
+/* The element size whose element kernels pad as fast as the word kernels
+ * (pad_rows_words, unpad_rows_words) do any element size. */
+#define COST_WORDS_ROWS_ELEM 4.0
 /* The step of a segment walk the move efficiency is measured at. */
 #define COST_REFERENCE_STEP_BYTES 16.0
 /* Warp phases sampled for the sector share of a walk. */
@@ -166,6 +169,16 @@ void clipt_cost_features_of(const clipt_stage_spec *sp, clipt_kernel_family fami
     /* the CPU kernels (kernel_style loops) move rows in order without
      * waiting, and walk whole super-elements, one step each */
     f->waits = rows && !clipt_tuning_loops(t) ? pad_waits(sp, elem, t, env) : 0;
+    /* padding in 16-byte words (clipt_spec_rows_in_words) costs what 4-byte
+     * element kernels do, whatever the element: 1.2-1.5 copies' time on the
+     * H100 for 1-, 2- and 4-byte elements.  Priced as the element kernels,
+     * 1-byte plans were predicted within +-20 % for 37 % of the shapes;
+     * so priced, 95 %, with the same plans to within 7 in 60 and the same
+     * speed (docs/performance.md, "Small super-elements priced by their
+     * bytes"; before small super-elements were priced by their bytes this
+     * pricing took slower plans: "Padding in 16-byte words") */
+    if (rows && clipt_spec_rows_in_words(sp, elem, clipt_tuning_loops(t), t->wide_bytes))
+        f->elem = COST_WORDS_ROWS_ELEM;
     if (f->kind == CLIPT_COST_MOVE) {
         const size_t q = clipt_tuning_loops(t)
                              ? (size_t)sp->s
@@ -255,13 +268,7 @@ static double stage_seconds(const clipt_stage_spec *spec, size_t elem, const cli
 {
     /* priced as it will run: on the words stages.c widens it to (the
      * padding stages' cost falls with the word; the split is not known
-     * here, nor the offset).  Padding stages that run as 16-byte words
-     * (clipt_spec_rows_in_words) keep the element kernels' price: priced
-     * at their own measured speed, the model took padded aligned factors
-     * for 1- and 2-byte elements that ran slower, and with small
-     * super-elements priced by their bytes (model_run_bytes) it changed
-     * few plans, for no gain (docs/performance.md, "Padding in 16-byte
-     * words", "Small super-elements priced by their bytes") */
+     * here, nor the offset) */
     const size_t word = clipt_spec_wide_bytes(spec, elem, t->wide_bytes);
     const clipt_stage_spec wide = clipt_spec_widened(spec, word / elem);
     clipt_kernel_family family = clipt_cost_family(&wide, word, env);

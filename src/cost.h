@@ -23,7 +23,8 @@
  *     of copy, 128-byte ones at 83 %); step is the bytes a work-item
  *     moves per step;
  *   pad, unpad (pad.cl): 1e6 / model_pad_eff (or unpad) +
- *     model_rows_elem * (4 / elem - 1), plus model_wait_ps per flag the chunks wait for (a
+ *     model_rows_elem * (4 / elem - 1) (elem 4 for rows moved as 16-byte
+ *     words: pad_rows_words), plus model_wait_ps per flag the chunks wait for (a
  *     chunk waits for every chunk whose sources it overwrites: as many as
  *     the rows' shift spans chunks);
  *   the fallback families (PTTWAC, slices, fused 4.3): 1e6 / model_slow_eff.

@@ -137,6 +137,37 @@ static void test_walk_refused(void **state)
     }
 }
 
+/* The padding stage's features: padding in 16-byte words (GPU kernels,
+ * element kernels' words narrower than 8 bytes) is priced as 4-byte
+ * element kernels whatever the element; 8-byte rows keep the element
+ * kernels (and their price), and so does the CPU form. */
+static void test_words_padding(void **state)
+{
+    static const struct {
+        size_t elem;
+        int loops;
+        double priced_as;
+    } cases[] = {{1, 0, 4}, {2, 0, 4}, {4, 0, 4}, {8, 0, 8}, {1, 1, 1}};
+    clipt_device_profile p;
+    clipt_cost_env env;
+    const clipt_staged_layout l = {1, 9210, 12167, 9210, 12288, 30, 128, CLIPT_SEQUENCE_3_1};
+    clipt_stage_spec specs[CLIPT_MAX_STAGES];
+    (void)state;
+    h100_profile(&p);
+    env = clipt_cost_env_of(&p);
+    assert_true(clipt_staged_specs(&l, specs) > 0);
+    assert_int_equal(specs[0].op, CLIPT_OP_PAD);
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        clipt_tuning t = p.tuning;
+        clipt_cost_features f;
+        t.kernel_style = cases[i].loops ? CLIPT_KERNEL_STYLE_LOOPS : CLIPT_KERNEL_STYLE_GROUPS;
+        clipt_cost_features_of(&specs[0], CLIPT_FAMILY_ROWS, cases[i].elem, &t, &env, &f);
+        if (f.elem != cases[i].priced_as)
+            fail_msg("%zu-byte rows, loops %d: priced as %g-byte elements, not %g",
+                     cases[i].elem, cases[i].loops, f.elem, cases[i].priced_as);
+    }
+}
+
 /* The pass form: a scattered pass of one-element runs costs more than one
  * of whole-sector runs, which costs what a move of aligned super-elements
  * does; a staged pass costs what tiles do; an unknown kind is refused. */
@@ -270,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_sector_share),
         cmocka_unit_test(test_run_bytes),
         cmocka_unit_test(test_walk_refused),
+        cmocka_unit_test(test_words_padding),
         cmocka_unit_test(test_passes),
         cmocka_unit_test(test_staged_sum),
         cmocka_unit_test(test_model_choices),
