@@ -90,10 +90,10 @@ static inline uint take_id(__global volatile uint *scratch, __local uint *slot)
 
 /* Element i of a chunk's region: plain indexing where the whole chunk lies
  * before the split (`whole`, a constant in each inlined copy,
- * CLIPT_SPECIALIZED), else the split
- * accessor (REGION_AT): room-less plans' chunks all lie before it but the
- * last few, and the accessor's compare on every element made their padding
- * stages 12-17 % slower than with room (H100, fp32). */
+ * CLIPT_SPECIALIZED), else the split accessor (REGION_AT): room-less plans'
+ * chunks all lie before it but the last few, and the accessor's compare on
+ * every element made their padding stages 12-17 % slower than with room
+ * (H100, fp32). */
 #define CHUNK_AT(whole, i) ((whole) ? base + (i) : REGION_AT(base, tail, split, i))
 
 /* Whether a chunk whose highest element is at region index `hi` lies

@@ -103,10 +103,10 @@ static inline uint edge_position(uint e, uint head, uint body_end)
 
 /* Element i of a batch's region: plain indexing where the whole batch lies
  * before the split (`whole`: a constant in each inlined copy,
- * CLIPT_SPECIALIZED), else
- * the split accessor (REGION_AT).  Room-less plans' batches all lie before
- * it but the last few; the accessor's compare on every element made their
- * tile stages 16 % slower than the same stage with room (H100, fp32). */
+ * CLIPT_SPECIALIZED), else the split accessor (REGION_AT).  Room-less
+ * plans' batches all lie before it but the last few; the accessor's compare
+ * on every element made their tile stages 16 % slower than the same stage
+ * with room (H100, fp32). */
 #if !PACKED
 #define BATCH_AT(whole, i) ((whole) ? region + (i) : REGION_AT(region, tail, split, i))
 
