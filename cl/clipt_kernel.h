@@ -45,17 +45,10 @@ typedef ELEM_TYPE elem_t;
 #define REGION_AT(base, tail, split, i) ((base) + (i))
 #endif
 
-/* f(args..., 1) when `flag`, else f(args..., 0): two inlined copies of f,
- * each with its last parameter a constant, so that a uniform run-time
- * choice (a room-less region's batch or chunk that lies wholly before the
- * split) costs one branch instead of a select on every access. */
-#define CLIPT_SPECIALIZED(flag, f, ...)                                        \
-    do {                                                                       \
-        if (flag)                                                              \
-            f(__VA_ARGS__, 1);                                                 \
-        else                                                                   \
-            f(__VA_ARGS__, 0);                                                 \
-    } while (0)
+/* No variadic macros here or in the kernels: OpenCL C 1.2 has none, and
+ * NVIDIA's compiler refuses them ("variadic macros not supported in
+ * OpenCL") where clang takes them; tuning/compile_matrix.py compiles with
+ * -Wpedantic, which flags them. */
 
 /* A helper that must be inlined even where unrolling made it large (its
  * private arrays then stay in registers); plain `static inline` for

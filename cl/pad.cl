@@ -89,11 +89,11 @@ static inline uint take_id(__global volatile uint *scratch, __local uint *slot)
 #define IN_FLIGHT (REGS <= 16 ? REGS : 8)
 
 /* Element i of a chunk's region: plain indexing where the whole chunk lies
- * before the split (`whole`, a constant in each inlined copy,
- * CLIPT_SPECIALIZED), else the split accessor (REGION_AT): room-less plans'
- * chunks all lie before it but the last few, and the accessor's compare on
- * every element made their padding stages 12-17 % slower than with room
- * (H100, fp32). */
+ * before the split (`whole`, a constant in each inlined copy: the kernels
+ * branch on it around the calls), else the split accessor (REGION_AT):
+ * room-less plans' chunks all lie before it but the last few, and the
+ * accessor's compare on every element made their padding stages 12-17 %
+ * slower than with room (H100, fp32). */
 #define CHUNK_AT(whole, i) ((whole) ? base + (i) : REGION_AT(base, tail, split, i))
 
 /* Whether a chunk whose highest element is at region index `hi` lies
@@ -204,8 +204,10 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset,
 
     /* the chunk's highest index: its last destination */
     const int whole = end > x0 && chunk_whole(split, place(end - 1, width, pitch, div_width));
-    CLIPT_SPECIALIZED(whole, stage_chunk, base, tail, split, held, x0, end, width, width,
-                      div_width);
+    if (whole) /* two inlined copies, whole constant in each */
+        stage_chunk(base, tail, split, held, x0, end, width, width, div_width, 1);
+    else
+        stage_chunk(base, tail, split, held, x0, end, width, width, div_width, 0);
     {
         /* sources are the logical positions themselves: memory y < count
          * belongs to chunk (count - 1 - y) / chunk */
@@ -218,8 +220,10 @@ __kernel void pad_rows(__global elem_t *buf, ulong offset,
         announce_and_wait(scratch, d, overlap ? first : 1,
                           overlap ? (count - 1 - lo) / chunk : 0);
     }
-    CLIPT_SPECIALIZED(whole, store_chunk, base, tail, split, held, x0, end, width, pitch,
-                      div_width);
+    if (whole) /* two inlined copies, whole constant in each */
+        store_chunk(base, tail, split, held, x0, end, width, pitch, div_width, 1);
+    else
+        store_chunk(base, tail, split, held, x0, end, width, pitch, div_width, 0);
 }
 
 __kernel void unpad_rows(__global elem_t *buf, ulong offset,
@@ -238,8 +242,10 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset,
 
     /* the chunk's highest index: its last source */
     const int whole = end > x0 && chunk_whole(split, place(end - 1, width, pitch, div_width));
-    CLIPT_SPECIALIZED(whole, stage_chunk, base, tail, split, held, x0, end, width, pitch,
-                      div_width);
+    if (whole) /* two inlined copies, whole constant in each */
+        stage_chunk(base, tail, split, held, x0, end, width, pitch, div_width, 1);
+    else
+        stage_chunk(base, tail, split, held, x0, end, width, pitch, div_width, 0);
     {
         /* destinations [x0, end) hold the sources of the logical elements
          * from the first one whose source is at or after x0 */
@@ -248,8 +254,10 @@ __kernel void unpad_rows(__global elem_t *buf, ulong offset,
         const ulong first = (row * width + col) / chunk;
         announce_and_wait(scratch, d, first, d);
     }
-    CLIPT_SPECIALIZED(whole, store_chunk, base, tail, split, held, x0, end, width, width,
-                      div_width);
+    if (whole) /* two inlined copies, whole constant in each */
+        store_chunk(base, tail, split, held, x0, end, width, width, div_width, 1);
+    else
+        store_chunk(base, tail, split, held, x0, end, width, width, div_width, 0);
 }
 
 /* ---- Rows moved as 16-byte words (GPUs) ---------------------------------

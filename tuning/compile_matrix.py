@@ -59,7 +59,7 @@ def parse_builds(path):
 
 
 def compile_cmd(clang, kernels, target, file, options):
-    common = [clang, "-cl-std=CL1.2", "-O3", "-I", kernels, "-Werror",
+    common = [clang, "-cl-std=CL1.2", "-O3", "-I", kernels, "-Werror", "-Wpedantic",
               "-Wno-linker-warnings"] + options.split()
     if target == "nvptx64":
         return common + ["-target", "nvptx64-nvidia-nvcl", "-march=sm_80", "-Xclang",
