@@ -18,7 +18,9 @@
 # the padding stages' time in copies of the matrix.
 # Also the A/B of any other change of the automatic plans (sets g16, s4,
 # s8 too).
-# Usage: BASE_SRC=.base [SEED=S] [SETS="g1 g2 g4 g8 s1 s2"] [VERIFY=N] OUT=dir \
+# COUNT (default: 60, 100 for g4, 40 for g16 and the skinny sets) sets
+# every set's count.
+# Usage: BASE_SRC=.base [SEED=S] [SETS="g1 g2 g4 g8 s1 s2"] [VERIFY=N] [COUNT=N] OUT=dir \
 #        bash tuning/gpu_pad_words.sh
 set -uo pipefail
 out=${OUT:-/tmp/clipt-pad-words}
@@ -45,6 +47,9 @@ trap 'rm -rf "$work"' EXIT
 declare -A kind=([g1]=general [g2]=general [g4]=general [g8]=general [g16]=general
                  [s1]=skinny [s2]=skinny [s4]=skinny [s8]=skinny)
 declare -A count=([g1]=60 [g2]=60 [g4]=100 [g8]=60 [g16]=40 [s1]=40 [s2]=40 [s4]=40 [s8]=40)
+if [ -n "${COUNT:-}" ]; then # one count for every set
+    for s in "${!count[@]}"; do count[$s]=$COUNT; done
+fi
 declare -A elem=([g1]=1 [g2]=2 [g4]=4 [g8]=8 [g16]=16 [s1]=1 [s2]=2 [s4]=4 [s8]=8)
 k=0
 for s in $sets_wanted; do

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Tuning values side by side on the device: the automatic plans of this
+# tree on fresh shape lists (tuning/shapes.py, seeds SEED + 1, + 2, ...),
+# once per entry of TUNES ("-" runs the device's own entry, any other
+# entry is passed to `clipt bench --tune`), the entries of one set one
+# after the other so that they share the machine's state; the first
+# entry runs once more at the end, as a measure of the run's noise.  The
+# first 3 shapes of every set are verified bit-exact with every entry.
+# Prints, per set and entry, the median ratio to copy bandwidth and the
+# per-shape speed-up against the first entry (median, min, max, and how
+# many plans changed).
+# Usage: [SEED=S] [COUNT=N] [SETS="g4:4 g8:8 s4:4"] TUNES="- align_bytes=128" \
+#        OUT=dir bash tuning/gpu_tune_ab.sh
+set -u
+o=${OUT:-/tmp}/tune_ab; mkdir -p $o
+cmake -S . -B build-gpu -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release > $o/cmake.log 2>&1 && cmake --build build-gpu -j16 --target clipt_cli > $o/build.log 2>&1 || { tail -20 $o/build.log; exit 1; }
+export CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > $o/gpu.txt 2>/dev/null
+b=build-gpu/src/cli/clipt
+seed=${SEED:-2026112900}
+read -r -a tunes <<< "${TUNES:--}"
+tunes+=("${tunes[0]}")
+k=0
+for set in ${SETS:-g4:4 g8:8 g1:1 g2:2 g16:16 s4:4}; do
+  n=${set%%:*}; e=${set##*:}; k=$((k + 1))
+  kind=general; case $n in s*) kind=skinny ;; esac
+  python3 tuning/shapes.py $kind --count ${COUNT:-30} --seed $((seed + k)) --elem $e > $o/$n.txt
+  grep -v '^#' $o/$n.txt | head -3 > $o/${n}_v.txt
+  for i in "${!tunes[@]}"; do
+    t=${tunes[$i]}; opt=(); [ "$t" = - ] || opt=(--tune "$t")
+    last=$(( ${#tunes[@]} - 1 ))
+    [ $i -lt $last ] && timeout 60 $b bench --shapes $o/${n}_v.txt --elem $e --repeat 1 "${opt[@]}" --csv $o/${n}_v$i.csv > $o/${n}_v$i.log 2>&1
+    timeout ${LIMIT:-150} $b bench --shapes $o/$n.txt --elem $e --repeat 3 --no-verify "${opt[@]}" --csv $o/${n}_$i.csv > $o/${n}_$i.log 2>&1 || echo "$n ${t}: exit $?"
+  done
+done
+printf '%s\n' "${tunes[@]}" > $o/tunes.txt
+python3 - $o <<'PY'
+import csv, glob, os, statistics as st, sys
+o = sys.argv[1]
+tunes = open(o + '/tunes.txt').read().split('\n')[:-1]
+def load(f):
+    return {(x['rows'], x['cols']): x for x in csv.DictReader(open(f)) if x['time_ms']} if os.path.exists(f) else {}
+sets = sorted({os.path.basename(f).split('_')[0] for f in glob.glob(o + '/*_0.csv')})
+for n in sets:
+    base = load(f'{o}/{n}_0.csv')
+    for i, t in enumerate(tunes):
+        r = load(f'{o}/{n}_{i}.csv')
+        v = load(f'{o}/{n}_v{i}.csv')
+        if not r:
+            print(f'{n} [{i}] {t}: no results'); continue
+        rat = [float(x['ratio']) for x in r.values()]
+        line = f'{n} [{i}] {t:<24} n={len(rat):3d} median {100 * st.median(rat):5.1f} % p10 {100 * sorted(rat)[len(rat) // 10]:5.1f} %'
+        if v:
+            line += f'  verified {sum(x["verified"] == "yes" for x in v.values())}/{len(v)}'
+        if i:
+            sp = [float(base[k]['time_ms']) / float(x['time_ms']) for k, x in r.items() if k in base]
+            plan = lambda x: (x['sequence'], x['m'], x['n'], x['padded_rows'], x['padded_cols'])
+            ch = [float(base[k]['time_ms']) / float(x['time_ms']) for k, x in r.items() if k in base and plan(x) != plan(base[k])]
+            line += f'  speed-up median {st.median(sp):.3f} min {min(sp):.3f} max {max(sp):.3f}'
+            if ch:
+                line += f'; {len(ch)} plans changed: median {st.median(ch):.3f}'
+        print(line)
+PY
