@@ -103,10 +103,10 @@ static inline uint edge_position(uint e, uint head, uint body_end)
 
 /* Element i of a batch's region: plain indexing where the whole batch lies
  * before the split (`whole`: a constant in each inlined copy, the kernel
- * branching on it around the calls), else the split accessor (REGION_AT).  Room-less
- * plans' batches all lie before it but the last few; the accessor's compare
- * on every element made their tile stages 16 % slower than the same stage
- * with room (H100, fp32). */
+ * branching on it around the calls), else the split accessor (REGION_AT).
+ * Room-less plans' batches all lie before it but the last few; the
+ * accessor's compare on every element made their tile stages 16 % slower
+ * than the same stage with room (H100, fp32). */
 #if !PACKED
 #define BATCH_AT(whole, i) ((whole) ? region + (i) : REGION_AT(region, tail, split, i))
 
@@ -204,9 +204,11 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
         }
 #else
         if (whole) /* two inlined copies, whole constant in each */
-            load_batch(region, tail, split, at0, count, ab, b, pitch, tile_slots, tile, div_ab, div_b, lid, lsz, 1);
+            load_batch(region, tail, split, at0, count, ab, b, pitch, tile_slots, tile, div_ab,
+                       div_b, lid, lsz, 1);
         else
-            load_batch(region, tail, split, at0, count, ab, b, pitch, tile_slots, tile, div_ab, div_b, lid, lsz, 0);
+            load_batch(region, tail, split, at0, count, ab, b, pitch, tile_slots, tile, div_ab,
+                       div_b, lid, lsz, 0);
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
 #if PACKED
@@ -231,9 +233,11 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
         }
 #else
         if (whole) /* two inlined copies, whole constant in each */
-            store_batch(region, tail, split, at0, count, ab, a, pitch, tile_slots, tile, div_ab, div_a, lid, lsz, 1);
+            store_batch(region, tail, split, at0, count, ab, a, pitch, tile_slots, tile, div_ab,
+                       div_a, lid, lsz, 1);
         else
-            store_batch(region, tail, split, at0, count, ab, a, pitch, tile_slots, tile, div_ab, div_a, lid, lsz, 0);
+            store_batch(region, tail, split, at0, count, ab, a, pitch, tile_slots, tile, div_ab,
+                       div_a, lid, lsz, 0);
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
     }
