@@ -119,10 +119,12 @@ static double walk_sector_eff(uint64_t s, size_t elem, size_t q, size_t warp, si
     return m->eff;
 }
 
-/* Flags the padding kernels' chunks wait for, all chunks together: chunk d
- * waits for the chunks whose sources its destination overwrites, as many
- * as the rows' shift at d spans chunks; the shift grows with the row, so
- * on average half the last row's. */
+/* Flags the padding kernels' chunks wait for, all chunks together, as
+ * the fitted entries count them: chunk d waits for as many chunks as the
+ * rows' shift at d spans (the shift grows with the row, so on average half
+ * the last row's).  That is what unpadding did until df7e971; the kernels
+ * now wait for one or two a chunk, and the count the entries were fitted
+ * with stays until a refit shows that the true one chooses better. */
 static double pad_waits(const clipt_stage_spec *sp, size_t elem, const clipt_tuning *t,
                         const clipt_cost_env *env)
 {

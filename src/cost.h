@@ -24,9 +24,10 @@
  *     moves per step;
  *   pad, unpad (pad.cl): 1e6 / model_pad_eff (or unpad) +
  *     model_rows_elem * (4 / elem - 1) (elem 4 for rows moved as 16-byte
- *     words: pad_rows_words), plus model_wait_ps per flag the chunks wait for (a
- *     chunk waits for every chunk whose sources it overwrites: as many as
- *     the rows' shift spans chunks);
+ *     words: pad_rows_words), plus model_wait_ps per flag counted as the
+ *     rows' shift spans chunks (what unpadding waited for until df7e971;
+ *     the kernels now wait for one or two a chunk, but pricing them so was
+ *     not shown to choose better: docs/performance.md, "Not kept either");
  *   the fallback families (PTTWAC, slices, fused 4.3): 1e6 / model_slow_eff.
  * The values are fitted per device from per-stage timings
  * (tuning/fit_model.py; tuning/README.md). */
@@ -101,8 +102,8 @@ int clipt_cost_walk_takes(uint64_t a, uint64_t b);
 
 /* clipt_cost_staged_seconds with each move priced as the family it will
  * run with: the walk, or the fallback where the walk would not take it.
- * It counts cycles, so the plan's choice asks it only of the candidates
- * that the plain price makes the best so far. */
+ * It counts cycles, so the plan's choice asks it of its choice only, and
+ * of every candidate only when that choice has a move the walk refuses. */
 double clipt_cost_staged_seconds_checked(const clipt_staged_layout *l, size_t elem,
                                          const clipt_tuning *t, const clipt_cost_env *env);
 
