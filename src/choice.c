@@ -59,9 +59,13 @@ clipt_tile_choice clipt_tile_alg5_aligned(size_t dim, size_t min, size_t max,
     if (plain.factor >= min || !allow_pad)
         return plain;
     /* the next multiple of the smallest aligned factor qualifies, so this
-     * ends within that many steps */
+     * ends within that many steps; but padding by more than 2 % of the
+     * side costs more than the alignment gains (128-byte steps of 1-byte
+     * elements would pad sides of a few thousand by up to 4 %): then the
+     * plain rule's padding, at most min - 1 */
     while (!c.factor) {
-        c.dim++;
+        if (++c.dim - dim > dim / 50)
+            return clipt_tile_alg5(dim, min, max, allow_pad);
         c.factor = clipt_smallest_divisor_in(c.dim, min, max, step);
     }
     return c;

@@ -28,8 +28,9 @@ clipt_tile_choice clipt_tile_alg5(size_t dim, size_t min, size_t max, int allow_
  * smallest such divisor of dim in [min, max] if there is one; else
  * Algorithm 5's unpadded choice if there is one; else, with allow_pad, the
  * smallest dim' > dim with such a divisor (padding that is needed anyway
- * then also aligns the super-elements).  step <= 1, or no multiple of step
- * in [min, max], is plain Algorithm 5. */
+ * then also aligns the super-elements) if dim' - dim <= dim / 50, and
+ * Algorithm 5's padding if not.  step <= 1, or no multiple of step in
+ * [min, max], is plain Algorithm 5. */
 clipt_tile_choice clipt_tile_alg5_aligned(size_t dim, size_t min, size_t max,
                                           int allow_pad, size_t step);
 

@@ -1,12 +1,13 @@
 /* The plan's choice by predicted time (see choice_cost.h).
  *
  * Candidates: for each side, a handful of (padded dimension, factor)
- * options -- the smallest aligned and the smallest plain divisor in
- * [Min, LM / Min], the largest divisors there, the whole side, and with
- * padding allowed the nearest larger dimensions with an aligned or a plain
- * divisor in [Min, sqrt(LM)]; for elements so small that Min of them are
- * fewer than model_run_bytes, also the smallest aligned divisor of at least
- * that many bytes and the nearest dimension within 1/64 with one -- paired
+ * options -- the smallest aligned (to the step and to a quarter of it)
+ * and the smallest plain divisor in [Min, LM / Min], the largest divisors
+ * there, the whole side, and with padding allowed the nearest larger
+ * dimensions with such divisors in [Min, sqrt(LM)]; for elements so small
+ * that Min of them are fewer than model_run_bytes, also the smallest
+ * aligned divisor of at least that many bytes and the nearest dimension
+ * within 1/64 with one -- paired
  * wherever the tile fits local memory, each pair under sequences 3.1 and
  * 3.2; for 2.1 (2.2) the row (column) options, plus the widest slab
  * factors, whenever an m x cols (rows x n) slab fits.  A few dozen specs
@@ -14,7 +15,7 @@
 #include "choice_cost.h"
 #include "factor.h"
 
-#define SIDE_OPTIONS 10
+#define SIDE_OPTIONS 12
 
 typedef struct side_option {
     size_t dim, factor;
@@ -59,6 +60,11 @@ static void side_options_of(const clipt_cost_search *s, size_t dim, side_options
     /* the fewest elements of a super-element that the model prices as a
      * whole run (model_run_bytes): more than Min for small elements */
     const size_t run = (s->tuning->model_run_bytes + s->elem - 1) / s->elem;
+    /* a quarter of the step too: with 128-byte lines as the step, the
+     * 32-byte sectors' step pads 1-byte sides by up to 31 elements where
+     * the line's pads by up to 127 (on the H100 19281 x 1231 bytes: 0.10 ms
+     * padded to 19296 rows, 0.15 ms to 19328 x 1280) */
+    const size_t sub = s->step % 4 == 0 ? s->step / 4 : 0;
     o->n = 0;
     if (dim <= hi)
         add_option(o, dim, dim);
@@ -66,12 +72,20 @@ static void side_options_of(const clipt_cost_search *s, size_t dim, side_options
     add_option(o, dim, clipt_smallest_divisor_in(dim, min, hi, 1));
     add_option(o, dim, clipt_largest_divisor_in(dim, min, root, s->step));
     add_option(o, dim, clipt_largest_divisor_in(dim, min, hi, 1));
+    if (sub > 1)
+        add_option(o, dim, clipt_smallest_divisor_in(dim, min, hi, sub));
     if (run > min && run <= root)
         add_option(o, dim, clipt_smallest_divisor_in(dim, run, hi, s->step));
     if (s->pad && dim > root) {
-        /* Algorithm 5's reach: a multiple of the smallest candidate */
-        add_padded(o, dim, min, root, s->step, min * s->step);
+        /* Algorithm 5's reach, a multiple of the smallest candidate, but
+         * aligned ones at most 2 % of the side (as clipt_tile_alg5_aligned):
+         * a step of 128-byte lines would pad 1-byte sides of a few
+         * thousand by more than that */
+        const size_t cap = dim / 50;
+        add_padded(o, dim, min, root, s->step, min * s->step < cap ? min * s->step : cap);
         add_padded(o, dim, min, root, 1, min);
+        if (sub > 1)
+            add_padded(o, dim, min, root, sub, min * sub < cap ? min * sub : cap);
         /* within 1/64 of the side: longer runs do not pay for more */
         if (run > min && run <= root)
             add_padded(o, dim, run, root, s->step, dim / 64);

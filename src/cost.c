@@ -3,6 +3,8 @@
 #include "cycles.h"
 #include "factor.h"
 
+#include <math.h>
+
 /* Work-groups of the padding kernels move chunks of about this many bytes
  * (stage_pad.c: 16 KiB, at most half the local memory). */
 #define COST_PAD_CHUNK_BYTES 16384
@@ -42,6 +44,13 @@ static double run_sectors(size_t at, size_t len, size_t g, size_t sector)
     const size_t rest = at % g;
     const size_t crossing = rest == 0 ? (len - 1) / g : (len - 1 + rest) / g;
     return 1.0 + (double)g * (double)crossing / (double)sector;
+}
+
+/* The share of the sector bytes a run of `len` bytes at a random multiple
+ * of gcd(len, sector) uses. */
+static double run_sector_share(size_t len, size_t sector)
+{
+    return (double)len / ((double)sector * run_sectors(0, len, clipt_gcd(len, sector), sector));
 }
 
 /* The sector boundaries that q runs of `len` bytes cross together, run e
@@ -188,8 +197,17 @@ void clipt_cost_features_of(const clipt_stage_spec *sp, clipt_kernel_family fami
         const size_t sector = t->align_bytes ? t->align_bytes : 1;
         f->step_bytes = (double)(q * elem);
         f->run_bytes = (double)sp->s * (double)elem;
-        f->sector_eff = walk_sector_eff(sp->s, elem, q, env->simd_width ? env->simd_width : 1,
-                                        sector);
+        /* A step of the walk touches the sectors of its slices (the first
+         * share); the super-element's other slices, read in the steps that
+         * follow, often find those lines still in the cache, so the memory
+         * may fetch only the lines of the whole run (the second).  Neither
+         * alone priced the H100's moves as well as their geometric mean:
+         * with 128-byte lines, moves within +-10 %: 71 % (per step), 76 %
+         * (whole run), 82 % (the mean); docs/performance.md, "Moves priced
+         * in 128-byte lines". */
+        const double step_share =
+            walk_sector_eff(sp->s, elem, q, env->simd_width ? env->simd_width : 1, sector);
+        f->sector_eff = sqrt(step_share * run_sector_share((size_t)(sp->s * elem), sector));
     }
 }
 
@@ -326,8 +344,7 @@ double clipt_cost_passes_seconds(const clipt_cost_pass *passes, unsigned count, 
         if (p->kind == CLIPT_COST_PASS_SCATTERED) {
             const size_t run = p->run_bytes >= 1 ? (size_t)p->run_bytes : 1;
             f.kind = CLIPT_COST_MOVE;
-            f.sector_eff = (double)run /
-                           ((double)sector * run_sectors(0, run, clipt_gcd(run, sector), sector));
+            f.sector_eff = run_sector_share(run, sector);
             f.run_bytes = (double)run;
             if (p->step_bytes > 0)
                 f.step_bytes = p->step_bytes;

@@ -14,9 +14,11 @@
  *   moves (100!/0100! segment walks, shift100_segments.cl):
  *     1e6 / model_move_eff * (1 - ms - mq + ms / sector_eff + mq * 16 / step)
  *     with ms, mq = model_move_sector, model_move_step: sector_eff is the
- *     share of the bytes of the memory sectors (align_bytes) touched that
- *     the walk uses, computed from how each warp's work-items read slices
- *     of super-elements at random positions, times run / model_run_bytes
+ *     geometric mean of two shares of the bytes of the memory sectors
+ *     (align_bytes: 128-byte lines on the H100) touched that the walk uses:
+ *     per step, from how each warp's work-items read slices of
+ *     super-elements at random positions, and per whole super-element (the
+ *     lines its run spans); times run / model_run_bytes
  *     when a super-element (the contiguous run each step moves) is shorter
  *     than model_run_bytes: a run at a random place costs the memory at
  *     least that much (tuning/scatter.c on the H100: 64-byte blocks at 52 %

@@ -33,19 +33,28 @@ static double move_sector_eff(const clipt_device_profile *p, uint64_t s, size_t 
     return f.sector_eff;
 }
 
-/* Whole sectors use every byte; 148-byte fp32 super-elements (s = 37)
- * waste a part of the sectors at both ends, 160-byte ones (s = 40, runs of
- * 40 bytes) more; a CPU profile (align_bytes 1) has no sectors. */
+/* The H100 prices moves in 128-byte lines: super-elements of whole lines
+ * moved in 16-byte words (as the stages widen fp32 and fp64 ones) use every
+ * byte; 144- and 160-byte ones touch parts of lines; 148-byte fp32
+ * super-elements (s = 37), walked in 4-byte elements, waste more, and
+ * 160-byte ones (s = 40: runs of 40 bytes a step) more still.  The share is
+ * the geometric mean of a step's and the whole run's (cost.c).  With
+ * 32-byte sectors 128-byte fp32 runs are whole; a CPU profile (align_bytes
+ * 1) has no sectors. */
 static void test_sector_share(void **state)
 {
     clipt_device_profile p;
     (void)state;
     h100_profile(&p);
-    assert_true(p.tuning.align_bytes == 32);
+    assert_int_equal(p.tuning.align_bytes, 128);
+    assert_true(move_sector_eff(&p, 8, 16) == 1.0);
+    assert_true(move_sector_eff(&p, 32, 16) == 1.0);
+    assert_true(move_sector_eff(&p, 9, 16) < 0.7 && move_sector_eff(&p, 10, 16) < 0.7);
+    assert_true(move_sector_eff(&p, 37, 4) < 0.6 && move_sector_eff(&p, 37, 4) > 0.3);
+    assert_true(move_sector_eff(&p, 40, 4) < move_sector_eff(&p, 37, 4));
+    p.tuning.align_bytes = 32;
     assert_true(move_sector_eff(&p, 32, 4) == 1.0);
-    assert_true(move_sector_eff(&p, 128, 4) == 1.0);
-    assert_true(move_sector_eff(&p, 16, 8) == 1.0);
-    assert_true(move_sector_eff(&p, 37, 4) < 0.8 && move_sector_eff(&p, 37, 4) > 0.6);
+    assert_true(move_sector_eff(&p, 37, 4) < 0.9 && move_sector_eff(&p, 37, 4) > 0.6);
     assert_true(move_sector_eff(&p, 40, 4) < move_sector_eff(&p, 37, 4));
     p.tuning.align_bytes = 1;
     assert_true(move_sector_eff(&p, 37, 4) == 1.0);
@@ -61,20 +70,27 @@ static double move_seconds(const clipt_device_profile *p, uint64_t s, size_t ele
            2 * p->tuning.model_launch_ns * 1e-9;
 }
 
-/* Super-elements shorter than model_run_bytes (128 on the H100) cost per
- * byte as if they were that long: 32-byte ones of 1-byte elements (whole,
- * aligned sectors, moved as 16-byte words) cost more per byte than
- * 128-byte ones, as clipt bench --brute-force measured (1-byte shapes
- * whose best plan had m = 128 where the model took 32); from 128 bytes on
- * the run adds nothing.  Without it (1) the two cost the same per byte. */
+/* Super-elements shorter than model_run_bytes cost per byte as if they
+ * were that long: with 32-byte sectors and a run of 128 bytes (the H100's
+ * entry until its moves were priced in 128-byte lines), 32-byte ones of
+ * 1-byte elements (whole, aligned sectors, moved as 16-byte words) cost
+ * more per byte than 128-byte ones, as clipt bench --brute-force measured
+ * (1-byte shapes whose best plan had m = 128 where the model took 32); from
+ * 128 bytes on the run adds nothing.  Without it (1) the two cost the same
+ * per byte, and the sectors take m < 128; priced in lines (the entry's
+ * own values: align_bytes 128, model_run_bytes 1) the choice takes 128
+ * again. */
 static void test_run_bytes(void **state)
 {
     clipt_device_profile p;
+    clipt_tuning entry;
     clipt_plan_options o;
     clipt_plan_choice c;
     (void)state;
     h100_profile(&p);
-    assert_int_equal(p.tuning.model_run_bytes, 128);
+    entry = p.tuning;
+    p.tuning.align_bytes = 32;
+    p.tuning.model_run_bytes = 128;
     assert_true(move_seconds(&p, 32, 1) / 32 > 1.5 * move_seconds(&p, 128, 1) / 128);
     assert_true(fabs(move_seconds(&p, 256, 1) / 256 - move_seconds(&p, 128, 1) / 128) <
                 1e-3 * move_seconds(&p, 128, 1) / 128);
@@ -89,6 +105,10 @@ static void test_run_bytes(void **state)
                 1e-3 * move_seconds(&p, 128, 1) / 128);
     assert_status(clipt_plan_choose(&p, 17792, 3741, 1, &o, &p.tuning, &c), CLIPT_SUCCESS);
     assert_true(c.m < 128 && c.n < 128);
+    p.tuning = entry;
+    assert_int_equal(p.tuning.model_run_bytes, 1);
+    assert_status(clipt_plan_choose(&p, 17792, 3741, 1, &o, &p.tuning, &c), CLIPT_SUCCESS);
+    assert_true(c.m >= 128 && c.m % 32 == 0);
 }
 
 /* Moves of the layout that the segment walk would not take (too many
