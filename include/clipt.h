@@ -393,6 +393,9 @@ typedef struct clipt_plan_options {
     unsigned model_launch_ns;   /* fixed cost of one kernel launch, ns     */
     unsigned model_tiles_eff;   /* 010!/0010!: permille of copy (4 bytes)  */
     unsigned model_tiles_elem;  /* permille of copy per (4 / elem - 1)     */
+    unsigned model_tiles_small; /* 1-/2-byte tiles under 4 KiB: permille   */
+                                /* of copy per 4 / elem at 0 bytes, less  */
+                                /* in proportion to 4 KiB                 */
     unsigned model_move_eff;    /* 100!/0100!: permille of copy            */
     unsigned model_move_sector; /* permille of that time per sector        */
     unsigned model_move_step;   /* permille of that time per item step     */

@@ -13,6 +13,9 @@
 #define COST_WORDS_ROWS_ELEM 4.0
 /* The step of a segment walk the move efficiency is measured at. */
 #define COST_REFERENCE_STEP_BYTES 16.0
+/* Tiles of 1- and 2-byte elements smaller than this cost more per byte
+ * (model_tiles_small). */
+#define COST_SMALL_TILE_BYTES 4096.0
 /* Warp phases sampled for the sector share of a walk. */
 #define COST_MAX_PHASES 16
 
@@ -177,6 +180,7 @@ void clipt_cost_features_of(const clipt_stage_spec *sp, clipt_kernel_family fami
     f->sector_eff = 1;
     f->run_bytes = 0;
     f->step_bytes = COST_REFERENCE_STEP_BYTES;
+    f->tile_bytes = f->kind == CLIPT_COST_TILES ? (double)sp->a * (double)sp->b * (double)elem : 0;
     /* the CPU kernels (kernel_style loops) move rows in order without
      * waiting, and walk whole super-elements, one step each */
     f->waits = rows && !clipt_tuning_loops(t) ? pad_waits(sp, elem, t, env) : 0;
@@ -231,6 +235,11 @@ double clipt_cost_seconds(const clipt_cost_features *f, const clipt_tuning *t)
     case CLIPT_COST_TILES:
         cost = 1 / permille(t->model_tiles_eff) +
                permille(t->model_tiles_elem) * (per_elem - 1);
+        /* small tiles of small elements: fewer bytes per work-group for
+         * the same fixed work (tile_bytes 0: not known) */
+        if (per_elem > 1 && f->tile_bytes > 0 && f->tile_bytes < COST_SMALL_TILE_BYTES)
+            cost += permille(t->model_tiles_small) * per_elem *
+                    (1 - f->tile_bytes / COST_SMALL_TILE_BYTES);
         break;
     case CLIPT_COST_MOVE: {
         const double ms = permille(t->model_move_sector), mq = permille(t->model_move_step);
@@ -339,8 +348,9 @@ double clipt_cost_passes_seconds(const clipt_cost_pass *passes, unsigned count, 
     (void)env;
     for (unsigned i = 0; i < count; i++) {
         const clipt_cost_pass *p = &passes[i];
+        /* tile_bytes 0: a pass's tiles are not known (no small-tile term) */
         clipt_cost_features f = {CLIPT_COST_TILES, p->bytes, p->launches, (double)elem, 1, 0,
-                                 COST_REFERENCE_STEP_BYTES, 0};
+                                 COST_REFERENCE_STEP_BYTES, 0, 0};
         if (p->kind == CLIPT_COST_PASS_SCATTERED) {
             const size_t run = p->run_bytes >= 1 ? (size_t)p->run_bytes : 1;
             f.kind = CLIPT_COST_MOVE;

@@ -10,7 +10,10 @@
  *   tiles (010!/0010! in local memory, transpose010.cl):
  *     1e6 / model_tiles_eff + model_tiles_elem * (4 / elem - 1)
  *     (so model_tiles_eff is for 4-byte elements; smaller elements cost
- *     more per byte: work per element);
+ *     more per byte: work per element), plus for 1- and 2-byte elements
+ *     model_tiles_small * 4 / elem * (1 - tile bytes / 4096) on tiles of
+ *     fewer than 4 KiB (the H100 ran such tiles at 1.2-1.9 times the
+ *     price of larger ones; 4-byte ones no slower);
  *   moves (100!/0100! segment walks, shift100_segments.cl):
  *     1e6 / model_move_eff * (1 - ms - mq + ms / sector_eff + mq * 16 / step)
  *     with ms, mq = model_move_sector, model_move_step: sector_eff is the
@@ -68,6 +71,7 @@ typedef struct clipt_cost_features {
                         /* run each step reads and writes at a random place */
     double step_bytes;  /* moves: bytes per work-item step                  */
     double waits;       /* pad, unpad: flags waited for, all chunks         */
+    double tile_bytes;  /* tiles: bytes of one tile (a x b elements)        */
 } clipt_cost_features;
 
 /* The family the library will most likely run the spec with (stages.c's

@@ -48,6 +48,8 @@
     X(model_tiles_eff)   /* 010!/0010! in local memory: permille of copy,  */  \
                          /* 4-byte elements                                */  \
     X(model_tiles_elem)  /* permille of a copy per 4/elem - 1 (elements)   */  \
+    X(model_tiles_small) /* 1-/2-byte tiles of fewer than 4 KiB: permille   */  \
+                         /* per 4/elem, times 1 - tile bytes / 4096        */  \
     X(model_move_eff)    /* 100!/0100! segment walks: permille of copy,    */  \
                          /* whole sectors and 16-byte work-item steps      */  \
     X(model_move_sector) /* permille of that time per sector touched       */  \

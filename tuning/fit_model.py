@@ -13,7 +13,9 @@ bytes, flag waits), the measured time and the copy bandwidth of that run.
 The model (src/cost.h) is linear in its unknowns once the copy time of each
 stage, c = bytes / copy bandwidth, is known:
 
-    tiles   t = L*launch + c*(1/tiles_eff + tiles_elem*(4/e - 1))
+    tiles   t = L*launch + c*(1/tiles_eff + tiles_elem*(4/e - 1)
+                              + tiles_small*(4/e)*(1 - b/4096))
+                 the last term for e < 4 and tiles of b < 4096 bytes only
     move    t = L*launch + c*(a + b/share + d*16/step_bytes)
                  with move_eff = 1/(a+b+d), move_sector = b*move_eff,
                  move_step = d*move_eff; share = sector_share, times
@@ -47,7 +49,9 @@ import statistics
 import sys
 from collections import defaultdict
 
-COLUMNS = ["launch", "tiles_base", "tiles_elem", "move_base", "move_sector", "move_step",
+SMALL_TILE_BYTES = 4096.0  # src/cost.c, COST_SMALL_TILE_BYTES
+COLUMNS = ["launch", "tiles_base", "tiles_elem", "tiles_small", "move_base", "move_sector",
+           "move_step",
            "pad_base", "unpad_base", "rows_elem", "wait", "slow_base"]
 
 
@@ -62,7 +66,8 @@ def read(paths):
                 "launches": float(r["launches"]), "sector": float(r["sector_eff"]),
                 "run": float(r.get("run_bytes") or 0),
                 "step": float(r["step_bytes"]), "elem": float(r["elem_bytes"]),
-                "waits": float(r["waits"]), "t": float(r["measured_ms"]) * 1e-3,
+                "waits": float(r["waits"]), "tile": float(r.get("tile_bytes") or 0),
+                "t": float(r["measured_ms"]) * 1e-3,
                 "copy": float(r["copy_gbs"]) * 1e9, "lib": float(r["predicted_ms"]) * 1e-3})
     return [s for s in stages if s["t"] > 0]
 
@@ -77,6 +82,14 @@ def share(s, run_least):
     return s["sector"]
 
 
+def small_tile(s):
+    """The small-tile factor of a tiles stage (src/cost.c): 4/e * (1 - b/4096)
+    for elements under 4 bytes and known tiles under 4096 bytes, else 0."""
+    if s["elem"] < 4 and 0 < s["tile"] < SMALL_TILE_BYTES:
+        return 4 / s["elem"] * (1 - s["tile"] / SMALL_TILE_BYTES)
+    return 0.0
+
+
 def row_of(s, copy, run_least):
     """The equation's coefficients (one per COLUMNS entry) for stage s."""
     c = s["bytes"] / copy
@@ -85,6 +98,7 @@ def row_of(s, copy, run_least):
     k = s["kind"]
     if k == "tiles":
         x["tiles_base"], x["tiles_elem"] = c, c * (4 / s["elem"] - 1)
+        x["tiles_small"] = c * small_tile(s)
     elif k == "move":
         x["move_base"], x["move_sector"] = c, c / share(s, run_least)
         x["move_step"] = c * 16 / s["step"]
@@ -159,7 +173,8 @@ def fit(stages, copy, run_least):
     return dict(zip(COLUMNS, coef)), used, len(stages) - len(keep)
 
 
-DEFAULTS = {"model_tiles_eff": 850, "model_tiles_elem": 200, "model_move_eff": 750,
+DEFAULTS = {"model_tiles_eff": 850, "model_tiles_elem": 200, "model_tiles_small": 0,
+            "model_move_eff": 750,
             "model_move_sector": 600, "model_move_step": 150, "model_pad_eff": 700,
             "model_unpad_eff": 700, "model_rows_elem": 200, "model_wait_ps": 600,
             "model_launch_ns": 5000, "model_slow_eff": 100, "model_run_bytes": 64}
@@ -181,6 +196,8 @@ def values_of(c, used, copy, keep):
     if "tiles_base" in has and c["tiles_base"] > 0:
         v["model_tiles_eff"] = permille(1 / c["tiles_base"])
         v["model_tiles_elem"] = permille(c["tiles_elem"])
+    if "tiles_small" in has:
+        v["model_tiles_small"] = round(1000 * c["tiles_small"])
     if "move_base" in has and c["move_base"] + c["move_sector"] + c["move_step"] > 0:
         total = c["move_base"] + c["move_sector"] + c["move_step"]
         v["model_move_eff"] = permille(1 / total)
@@ -204,7 +221,8 @@ def predict(s, v):
     per_elem = 4 / s["elem"]
     k = s["kind"]
     if k == "tiles":
-        cost = 1000 / v["model_tiles_eff"] + v["model_tiles_elem"] / 1000 * (per_elem - 1)
+        cost = (1000 / v["model_tiles_eff"] + v["model_tiles_elem"] / 1000 * (per_elem - 1) +
+                v["model_tiles_small"] / 1000 * small_tile(s))
     elif k == "move":
         ms, mq = v["model_move_sector"] / 1000, v["model_move_step"] / 1000
         cost = (max(0, 1 - ms - mq) + ms / share(s, v["model_run_bytes"]) +
@@ -290,7 +308,8 @@ def main(argv):
     report(stages, lambda s: predict(s, values), "fitted values, the library's formula")
     print("\n.values = {" + ", ".join(".%s = %d" % (k, values[k]) for k in
                                       ["model_copy_gbs", "model_launch_ns", "model_tiles_eff",
-                                       "model_tiles_elem", "model_move_eff",
+                                       "model_tiles_elem", "model_tiles_small",
+                                       "model_move_eff",
                                        "model_move_sector", "model_move_step",
                                        "model_run_bytes",
                                        "model_pad_eff", "model_unpad_eff", "model_rows_elem",

@@ -13,7 +13,8 @@
  * of local memory, warps of 32, 132 compute units), `device` keeps the
  * device's own (for timings taken on it, e.g. by clipt_tune --model).  It
  * prints one CSV line per stage: the plan's stage as the model sees it
- * (kind, bytes, launches, sector share, run bytes, step bytes, flag waits), the
+ * (kind, bytes, launches, sector share, run bytes, step bytes, flag waits,
+ * tile bytes), the
  * measured time and copy bandwidth, and the time the current tuning values
  * predict.
  *
@@ -175,11 +176,11 @@ static void print_stages(const calib *c, const bench_row *r, clipt_plan p)
         clipt_cost_features f;
         clipt_cost_features_of(&st->spec, st->family->id, st->elem, &p->tuning, &env, &f);
         printf("%s,%zu,%zu,%zu,%s,%zu,%zu,%zu,%zu,%u,%s,%s,%d,%.0f,%.0f,%.6f,%.0f,%.1f,%.1f,"
-               "%.9g,%.6f,%.4f,%.6f\n",
+               "%.9g,%.0f,%.6f,%.4f,%.6f\n",
                c->set, r->rows, r->cols, r->elem, clipt_sequence_name(r->sequence), r->m,
                r->n, r->prows, r->pcols, i, st->spec.label, kind_name(f.kind),
                (int)st->family->id, f.bytes, f.launches, f.sector_eff, f.run_bytes, f.step_bytes,
-               f.elem, f.waits, r->stage_ms[i], r->copy_gbs,
+               f.elem, f.waits, f.tile_bytes, r->stage_ms[i], r->copy_gbs,
                1e3 * clipt_cost_seconds(&f, &p->tuning));
     }
 }
@@ -305,7 +306,8 @@ int main(int argc, char **argv)
                k.alg5_s > 0 ? 100 * (k.model_s / k.alg5_s - 1) : 0);
     } else {
         printf("set,rows,cols,elem,sequence,m,n,padded_rows,padded_cols,stage,label,kind,"
-               "family,bytes,launches,sector_eff,run_bytes,step_bytes,elem_bytes,waits,measured_ms,"
+               "family,bytes,launches,sector_eff,run_bytes,step_bytes,elem_bytes,waits,tile_bytes,"
+               "measured_ms,"
                "copy_gbs,predicted_ms\n");
         for (int i = first; i < argc; i++) {
             const char *slash = strrchr(argv[i], '/');
