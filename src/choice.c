@@ -59,8 +59,8 @@ clipt_tile_choice clipt_tile_alg5_aligned(size_t dim, size_t min, size_t max,
     if (plain.factor >= min || !allow_pad)
         return plain;
     /* the next multiple of the smallest aligned factor qualifies, so this
-     * ends within that many steps; but padding by more than 2 % of the
-     * side costs more than the alignment gains (128-byte steps of 1-byte
+     * ends within that many steps; but not past 2 % of the side, the bound
+     * the choice's tests hold every plan to (128-byte steps of 1-byte
      * elements would pad sides of a few thousand by up to 4 %): then the
      * plain rule's padding, at most min - 1 */
     while (!c.factor) {

@@ -7,11 +7,10 @@
  * dimensions with such divisors in [Min, sqrt(LM)]; for elements so small
  * that Min of them are fewer than model_run_bytes, also the smallest
  * aligned divisor of at least that many bytes and the nearest dimension
- * within 1/64 with one -- paired
- * wherever the tile fits local memory, each pair under sequences 3.1 and
- * 3.2; for 2.1 (2.2) the row (column) options, plus the widest slab
- * factors, whenever an m x cols (rows x n) slab fits.  A few dozen specs
- * lists, priced in microseconds. */
+ * within 1/64 with one -- paired wherever the tile fits local memory, each
+ * pair under sequences 3.1 and 3.2; for 2.1 (2.2) the row (column)
+ * options, plus the widest slab factors, whenever an m x cols (rows x n)
+ * slab fits.  A few dozen specs lists, priced in microseconds. */
 #include "choice_cost.h"
 #include "factor.h"
 

@@ -14,9 +14,8 @@
  * device's own (for timings taken on it, e.g. by clipt_tune --model).  It
  * prints one CSV line per stage: the plan's stage as the model sees it
  * (kind, bytes, launches, sector share, run bytes, step bytes, flag waits,
- * tile bytes), the
- * measured time and copy bandwidth, and the time the current tuning values
- * predict.
+ * tile bytes), the measured time and copy bandwidth, and the time the
+ * current tuning values predict.
  *
  * --compare instead chooses a plan for every shape of the files twice, by
  * Algorithm 5 with the sequence rule and by the cost model, and prints
