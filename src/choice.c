@@ -59,12 +59,10 @@ clipt_tile_choice clipt_tile_alg5_aligned(size_t dim, size_t min, size_t max,
     if (plain.factor >= min || !allow_pad)
         return plain;
     /* the next multiple of the smallest aligned factor qualifies, so this
-     * ends within that many steps; but not past 2 % of the side, the bound
-     * the choice's tests hold every plan to (128-byte steps of 1-byte
-     * elements would pad sides of a few thousand by up to 4 %): then the
-     * plain rule's padding, at most min - 1 */
+     * ends within that many steps; but not past clipt_aligned_pad_limit:
+     * then the plain rule's padding, at most min - 1 */
     while (!c.factor) {
-        if (++c.dim - dim > dim / 50)
+        if (++c.dim - dim > clipt_aligned_pad_limit(dim))
             return clipt_tile_alg5(dim, min, max, allow_pad);
         c.factor = clipt_smallest_divisor_in(c.dim, min, max, step);
     }

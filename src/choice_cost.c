@@ -77,10 +77,8 @@ static void side_options_of(const clipt_cost_search *s, size_t dim, side_options
         add_option(o, dim, clipt_smallest_divisor_in(dim, run, hi, s->step));
     if (s->pad && dim > root) {
         /* Algorithm 5's reach, a multiple of the smallest candidate, but
-         * aligned ones at most 2 % of the side (as clipt_tile_alg5_aligned):
-         * a step of 128-byte lines would pad 1-byte sides of a few
-         * thousand by more than that */
-        const size_t cap = dim / 50;
+         * aligned ones within clipt_aligned_pad_limit */
+        const size_t cap = clipt_aligned_pad_limit(dim);
         add_padded(o, dim, min, root, s->step, min * s->step < cap ? min * s->step : cap);
         add_padded(o, dim, min, root, 1, min);
         if (sub > 1)

@@ -26,6 +26,12 @@ typedef struct clipt_cost_search {
                                /* it when its plain choice needs it)        */
 } clipt_cost_search;
 
+/* The most padding a side takes for aligned tile factors (a step of
+ * align_bytes), in Algorithm 5 and in the candidates alike: 2 % of the
+ * side, the bound the choice's tests hold every plan to (128-byte steps of
+ * 1-byte elements would pad sides of a few thousand by up to 4 %). */
+static inline size_t clipt_aligned_pad_limit(size_t dim) { return dim / 50; }
+
 /* Another candidate replaces the fallback only when predicted faster by
  * this share: below it the difference is within the model's error. */
 #define CLIPT_COST_MARGIN 0.03
