@@ -364,14 +364,19 @@ static clipt_status make_table(clipt_context c, const clipt_stage_spec *sp, size
  * A private element narrower than 4 bytes still takes a whole register,
  * so a step of 16 or 32 one-byte elements takes 16 or 32: with 16 steps
  * ahead the H100's 1- and 2-byte walks slowed down (0.57-0.92 on some
- * plans) while the 4- to 16-byte ones, at 4 registers a step, gained 1-2 %
- * (docs/performance.md, "Steps read ahead"). */
+ * plans) while the 4- to 16-byte ones, at 4 registers a step, gained 1-2 %.
+ * A split region (room-less padding) resolves every step's address
+ * through REGION_AT, and there more than WALK_SPLIT_AHEAD steps cost:
+ * exact-size fp64 plans ran at 17.3 % of copy with 16 steps, 19.2 % with
+ * 8 (docs/performance.md, "Steps read ahead"). */
 #define WALK_AHEAD_REGISTERS 128
-static unsigned walk_read_ahead(unsigned walk_unroll, size_t q, size_t elem)
+#define WALK_SPLIT_AHEAD 8
+static unsigned walk_read_ahead(unsigned walk_unroll, size_t q, size_t elem, int split)
 {
     const size_t registers = q * (elem < 4 ? 1 : elem / 4);
     const size_t cap = WALK_AHEAD_REGISTERS / registers;
-    return cap == 0 ? 1 : walk_unroll < cap ? walk_unroll : (unsigned)cap;
+    const unsigned want = split && walk_unroll > WALK_SPLIT_AHEAD ? WALK_SPLIT_AHEAD : walk_unroll;
+    return cap == 0 ? 1 : want < cap ? want : (unsigned)cap;
 }
 
 static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
@@ -392,7 +397,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     g->q = (unsigned)q;
     snprintf(st->options, sizeof st->options,
              "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=%u -DSMALL_INDEX=%d",
-             clipt_elem_type_name(elem), q, walk_read_ahead(t->walk_unroll, q, elem),
+             clipt_elem_type_name(elem), q, walk_read_ahead(t->walk_unroll, q, elem, sp->split != 0),
              clipt_small_index(c, sp->a * sp->b));
     st->aux_bytes = table_bytes_all(g);
     if (g->host && g->cycles) { /* cut on the device at the first run */
