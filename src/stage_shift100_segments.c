@@ -362,9 +362,10 @@ static clipt_status make_table(clipt_context c, const clipt_stage_spec *sp, size
 /* Steps a walk reads ahead: the tuning's walk_unroll, but no more than
  * WALK_AHEAD_REGISTERS 32-bit registers of data in flight per work-item.
  * A private element narrower than 4 bytes still takes a whole register,
- * so a step of 16 or 32 one-byte elements takes 16 or 32: with 16 steps
- * ahead the H100's 1- and 2-byte walks slowed down (0.57-0.92 on some
- * plans) while the 4- to 16-byte ones, at 4 registers a step, gained 1-2 %.
+ * so a step of 16 or 32 one-byte elements takes 16 or 32: with 16 or 32
+ * steps ahead some of the H100's 1-byte walks slowed down (their stages at
+ * 0.82 and 0.67-0.75 of the speed with 8), and 2-byte ones with 32 (0.67),
+ * while the 4- to 16-byte ones, at 4 registers a step, gained 1-2 %.
  * A split region (room-less padding) resolves every step's address
  * through REGION_AT, and there more than WALK_SPLIT_AHEAD steps cost:
  * exact-size fp64 plans ran at 17.3 % of copy with 16 steps, 19.2 % with
@@ -397,7 +398,8 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     g->q = (unsigned)q;
     snprintf(st->options, sizeof st->options,
              "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=%u -DSMALL_INDEX=%d",
-             clipt_elem_type_name(elem), q, walk_read_ahead(t->walk_unroll, q, elem, sp->split != 0),
+             clipt_elem_type_name(elem), q,
+             walk_read_ahead(t->walk_unroll, q, elem, sp->split != 0),
              clipt_small_index(c, sp->a * sp->b));
     st->aux_bytes = table_bytes_all(g);
     if (g->host && g->cycles) { /* cut on the device at the first run */
