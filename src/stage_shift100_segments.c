@@ -362,10 +362,11 @@ static clipt_status make_table(clipt_context c, const clipt_stage_spec *sp, size
 /* Steps a walk reads ahead: the tuning's walk_unroll, but no more than
  * WALK_AHEAD_REGISTERS 32-bit registers of data in flight per work-item.
  * A private element narrower than 4 bytes still takes a whole register,
- * so a step of 16 or 32 one-byte elements takes 16 or 32: with 16 or 32
- * steps ahead some of the H100's 1-byte walks slowed down (their stages at
- * 0.82 and 0.67-0.75 of the speed with 8), and 2-byte ones with 32 (0.67),
- * while the 4- to 16-byte ones, at 4 registers a step, gained 1-2 %.
+ * and a step holds up to 8 of them (clipt_walk_slice_elems), against 4
+ * for the wider elements: at walk_unroll 32 some of the H100's 1- and
+ * 2-byte walks slowed down (their stages at 0.67-0.75 of the speed with
+ * 8) while the 4- to 16-byte ones gained 1-2 %; the cap keeps those at 16
+ * steps (at walk_unroll 16, the H100's, it changes nothing).
  * A split region (room-less padding) resolves every step's address
  * through REGION_AT, and there more than WALK_SPLIT_AHEAD steps cost:
  * exact-size fp64 plans ran at 17.3 % of copy with 16 steps, 19.2 % with

@@ -236,6 +236,58 @@ static void test_none_plans(void **state)
                                CLIPT_PADDING_NONE, 0);
 }
 
+/* The steps a plan's segment walks read ahead (-DUNROLL of their build
+ * options), every walk the same; -1 when the plan has none. */
+static int walk_read_ahead(clipt_plan p)
+{
+    clipt_plan_info info;
+    int ahead = -1;
+    assert_status(clipt_plan_query(p, &info), CLIPT_SUCCESS);
+    for (unsigned k = 0; k < info.num_stages; k++) {
+        clipt_stage_info st;
+        const char *at;
+        assert_status(clipt_plan_query_stage(p, k, &st), CLIPT_SUCCESS);
+        if (st.family != CLIPT_FAMILY_SUPER_SEGMENTS)
+            continue;
+        at = strstr(st.build_options, "-DUNROLL=");
+        assert_non_null(at);
+        if (ahead >= 0 && atoi(at + 9) != ahead)
+            fail_msg("walks of one plan read %d and %d steps ahead", ahead, atoi(at + 9));
+        ahead = atoi(at + 9);
+    }
+    return ahead;
+}
+
+/* The GPU walks read walk_unroll steps ahead, but at most 8 on a split
+ * region: its accessor holds more per step, and 16 made the H100's
+ * exact-size fp64 plans 10 % slower (docs/performance.md, "Steps read
+ * ahead"). */
+static void test_split_walks_read_ahead(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    const unsigned unroll[] = {4, 16};
+    for (size_t u = 0; u < COUNT(unroll); u++)
+        for (int split = 0; split <= 1; split++) {
+            clipt_plan_options o;
+            clipt_plan p;
+            int ahead;
+            clipt_plan_options_init(&o);
+            o.sequence = CLIPT_SEQUENCE_3_1;
+            o.tile_m = 10; /* pads both sides: 100 x 108 */
+            o.tile_n = 12;
+            o.kernel_style = CLIPT_KERNEL_STYLE_GROUPS;
+            o.walk_unroll = unroll[u];
+            o.padding = split ? CLIPT_PADDING_SCRATCH : CLIPT_PADDING_AUTO;
+            assert_status(clipt_plan_create(env->ctx, 97, 101, 4, &o, &p), CLIPT_SUCCESS);
+            assert_int_equal(is_roomless(p), split);
+            ahead = walk_read_ahead(p);
+            if (ahead != (int)(split && unroll[u] > 8 ? 8 : unroll[u]))
+                fail_msg("walk_unroll %u, %s: %d steps ahead", unroll[u],
+                         split ? "room-less" : "with room", ahead);
+            clipt_plan_release(p);
+        }
+}
+
 /* A room-less plan on a sub-buffer at an offset: the parent's bytes
  * outside the matrix stay as they were. */
 static void test_sub_buffer(void **state)
@@ -359,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_scratch_counts_tail),
         cmocka_unit_test(test_buffer_short),
         cmocka_unit_test(test_sub_buffer),
+        cmocka_unit_test(test_split_walks_read_ahead),
         cmocka_unit_test(test_none_avoids_single_elements),
         cmocka_unit_test(test_split_stages),
         cmocka_unit_test(test_scratch_plans),
