@@ -359,26 +359,15 @@ static clipt_status make_table(clipt_context c, const clipt_stage_spec *sp, size
                       g->cycles ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY, &g->table);
 }
 
-/* Steps a walk reads ahead: the tuning's walk_unroll, but no more than
- * WALK_AHEAD_REGISTERS 32-bit registers of data in flight per work-item.
- * A private element narrower than 4 bytes still takes a whole register,
- * and a step holds up to 8 of them (clipt_walk_slice_elems), against 4
- * for the wider elements: at walk_unroll 32 some of the H100's 1- and
- * 2-byte walks slowed down (their stages at 0.67-0.75 of the speed with
- * 8) while the 4- to 16-byte ones gained 1-2 %; the cap keeps those at 16
- * steps (at walk_unroll 16, the H100's, it changes nothing).
- * A split region (room-less padding) resolves every step's address
- * through REGION_AT, and there more than WALK_SPLIT_AHEAD steps cost:
- * exact-size fp64 plans ran at 17.3 % of copy with 16 steps, 19.2 % with
- * 8 (docs/performance.md, "Steps read ahead"). */
-#define WALK_AHEAD_REGISTERS 128
+/* Steps a walk reads ahead: the tuning's walk_unroll, but at most
+ * WALK_SPLIT_AHEAD on a split region (room-less padding), which resolves
+ * every step's address through REGION_AT: exact-size fp64 plans ran at
+ * 17.3 % of copy with 16 steps, 19.2 % with 8, where the plans with room
+ * gained 1 % from 16 (docs/performance.md, "Steps read ahead"). */
 #define WALK_SPLIT_AHEAD 8
-static unsigned walk_read_ahead(unsigned walk_unroll, size_t q, size_t elem, int split)
+static unsigned walk_read_ahead(unsigned walk_unroll, int split)
 {
-    const size_t registers = q * (elem < 4 ? 1 : elem / 4);
-    const size_t cap = WALK_AHEAD_REGISTERS / registers;
-    const unsigned want = split && walk_unroll > WALK_SPLIT_AHEAD ? WALK_SPLIT_AHEAD : walk_unroll;
-    return cap == 0 ? 1 : want < cap ? want : (unsigned)cap;
+    return split && walk_unroll > WALK_SPLIT_AHEAD ? WALK_SPLIT_AHEAD : walk_unroll;
 }
 
 static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
@@ -399,8 +388,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     g->q = (unsigned)q;
     snprintf(st->options, sizeof st->options,
              "-DELEM_TYPE=%s -DQ=%zu -DUNROLL=%u -DSMALL_INDEX=%d",
-             clipt_elem_type_name(elem), q,
-             walk_read_ahead(t->walk_unroll, q, elem, sp->split != 0),
+             clipt_elem_type_name(elem), q, walk_read_ahead(t->walk_unroll, sp->split != 0),
              clipt_small_index(c, sp->a * sp->b));
     st->aux_bytes = table_bytes_all(g);
     if (g->host && g->cycles) { /* cut on the device at the first run */
