@@ -2,6 +2,7 @@
 #include "stage_kernel.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 const char *clipt_elem_type_name(size_t elem_size)
 {
@@ -75,4 +76,26 @@ cl_int clipt_set_arg(cl_kernel k, cl_uint index, clipt_arg_kind kind, size_t siz
     if (kind == CLIPT_ARG_LOCAL)
         return clSetKernelArg(k, index, *(const size_t *)value, NULL);
     return clSetKernelArg(k, index, size, value);
+}
+
+static void CL_CALLBACK free_host(cl_event e, cl_int state, void *host)
+{
+    (void)e;
+    (void)state;
+    free(host);
+}
+
+void clipt_free_after_write(void *host, cl_event writing)
+{
+    cl_int state = CL_COMPLETE;
+    if (!host)
+        return;
+    if (writing)
+        clGetEventInfo(writing, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL);
+    if (state > CL_COMPLETE) {
+        if (clSetEventCallback(writing, CL_COMPLETE, free_host, host) == CL_SUCCESS)
+            return;
+        clWaitForEvents(1, &writing);
+    }
+    free(host);
 }

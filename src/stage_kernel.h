@@ -47,6 +47,11 @@ size_t clipt_groups_cap(clipt_context c, unsigned per_cu, unsigned total);
 void clipt_set_launch(clipt_stage *st, size_t local, uint64_t work, uint64_t per_group,
                       size_t cap);
 
+/* Frees `host`, a table that a write enqueued with event `writing` (NULL:
+ * none) reads, once the write no longer does: now, or from the event's
+ * callback when it settles (waited for if no callback can be set). */
+void clipt_free_after_write(void *host, cl_event writing);
+
 /* ---- kernel arguments, declared once ----------------------------------
  * A family lists its kernel's arguments once, in signature order, as
  *     #define NAME_ARGS(X) X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong") ...

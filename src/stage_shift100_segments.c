@@ -137,31 +137,10 @@ static clipt_status upload(clipt_stage *st, cl_command_queue q)
     return CL_SUCCESS;
 }
 
-static void CL_CALLBACK free_host(cl_event e, cl_int state, void *host)
-{
-    (void)e;
-    (void)state;
-    free(host);
-}
-
-/* Frees the host's part of the table once no write reads it: now, or when
- * the last write settles (a callback; waited for if none can be set). */
+/* Frees the host's part of the table once no write reads it. */
 static void drop_host(clipt_segments_state *g)
 {
-    cl_int state = CL_COMPLETE;
-    if (!g->host)
-        return;
-    if (g->writing)
-        clGetEventInfo(g->writing, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state,
-                       NULL);
-    if (state > CL_COMPLETE) {
-        if (clSetEventCallback(g->writing, CL_COMPLETE, free_host, g->host) == CL_SUCCESS) {
-            g->host = NULL;
-            return;
-        }
-        clWaitForEvents(1, &g->writing);
-    }
-    free_host(NULL, CL_COMPLETE, g->host);
+    clipt_free_after_write(g->host, g->writing);
     g->host = NULL;
 }
 
