@@ -55,6 +55,10 @@
  * along the matrix's rows: short for a tall matrix, as C2R's are for a
  * wide one.
  *
+ * A column shuffle whose column blocks local memory cannot hold takes two
+ * passes instead, a reflection of the columns and a walk of the rows
+ * (c2r_columns.h, included at the end), before the scratch form.
+ *
  * No flags, no atomics, no waiting for other work-groups: correct in any
  * schedule.  Each unit is read once and written once (the global variants
  * also write and read their scratch slot once).
@@ -62,7 +66,8 @@
  * Build options (each has a default so the file compiles alone):
  *   ELEM_TYPE   the element type moved (clipt_kernel.h);
  *   C2R_BATCH   elements a work-item loads before it stores (1..16);
- *   C2R_INVERSE 1 for R2C's passes, 0 for C2R's.
+ *   C2R_INVERSE 1 for R2C's passes, 0 for C2R's;
+ *   C2R_WALK    rows of a cycle segment at most (c2r_columns.h).
  */
 #include "clipt_kernel.h"
 
@@ -468,3 +473,6 @@ C2R_KERNEL(c2r_rotate_stream) __local elem_t *tmp)
     }
 #undef C2R_AT
 }
+
+/* The column shuffle for tall columns, reflected and walked. */
+#include "c2r_columns.h"

@@ -98,6 +98,8 @@ unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols, int inver
 /* What C2R's kernels (stage_c2r.c) step past a unit's end: work-items of
  * a global variant's work-group, and elements each loads ahead. */
 #define CLIPT_C2R_GLOBAL_GROUP_SIZE 1024
+/* Work-items of its other kernels' work-groups (stage_c2r.c). */
+#define CLIPT_C2R_GROUP_SIZE 256
 #define CLIPT_C2R_MAX_BATCH 8
 /* Elements a GPU-style work-item loads ahead (C2R_BATCH): fewer of 16
  * bytes, which take four registers each. */

@@ -3,14 +3,18 @@
  * of them, each a gather of one unit (a row, or a block of consecutive
  * columns) through local memory when the unit fits, else through as much
  * local memory as there is and the work-group's slot of the plan's
- * scratch buffer for the rest.  The spec: `instances` consecutive a x b
+ * scratch buffer for the rest; a column shuffle whose blocks local memory
+ * cannot hold is split in a reflection and a row walk first
+ * (stage_c2r_split.c).  The spec: `instances` consecutive a x b
  * views (a = rows, b = cols of the view: for R2C the matrix's cols and
  * rows), s = 1; the op names the pass. */
+#include "c2r_walk.h"
 #include "modular.h"
-#include "stage_kernel.h"
+#include "stage_c2r_split.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define C2R_COMMON_ARGS(X)                                                     \
     X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
@@ -25,12 +29,32 @@
         X(scratch, GLOBAL, "elem_t*")
 #define C2R_REGS_ARGS(X)                                                       \
     C2R_COMMON_ARGS(X) X(in_local, UINT, "uint") X(tmp, LOCAL, "elem_t*")
+#define C2R_REFLECT_ARGS(X)                                                    \
+    X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
+    X(instances, ULONG, "ulong") X(rows, UINT, "uint") X(cols, UINT, "uint")   \
+    X(height, UINT, "uint") X(div_rows, UINT4, "uint4") X(tmp, LOCAL, "elem_t*")
+#define C2R_WALK_ARGS(X)                                                       \
+    X(buf, GLOBAL, "elem_t*") X(offset, ULONG, "ulong")                        \
+    X(instances, ULONG, "ulong") X(rows, UINT, "uint") X(cols, UINT, "uint")   \
+    X(table, GLOBAL, "uint*") X(segments, UINT, "uint") X(slots, UINT, "uint") \
+    X(saved, GLOBAL, "elem_t*")
 CLIPT_KERNEL_ARGS(c2r_local, C2R_LOCAL_ARGS)
 CLIPT_KERNEL_ARGS(c2r_global, C2R_GLOBAL_ARGS)
 CLIPT_KERNEL_ARGS(c2r_regs, C2R_REGS_ARGS)
+CLIPT_KERNEL_ARGS(c2r_reflect, C2R_REFLECT_ARGS)
+CLIPT_KERNEL_ARGS(c2r_walk, C2R_WALK_ARGS)
 
-/* The variants, in the kernels[] order. */
-enum { ROWS_LOCAL, ROWS_REGS, ROWS_GLOBAL, COLUMNS_LOCAL, COLUMNS_GLOBAL, ROTATE_STREAM };
+/* The variants, in the kernels[] order (COLUMNS_SPLIT: its three kernels,
+ * the first of them). */
+enum {
+    ROWS_LOCAL,
+    ROWS_REGS,
+    ROWS_GLOBAL,
+    COLUMNS_LOCAL,
+    COLUMNS_GLOBAL,
+    ROTATE_STREAM,
+    COLUMNS_SPLIT
+};
 
 static const clipt_kernel_decl kernels[] = {
     {"c2r_rows_local", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)},
@@ -38,18 +62,37 @@ static const clipt_kernel_decl kernels[] = {
     {"c2r_rows_global", c2r_global_arg_decls, CLIPT_COUNT_OF(c2r_global_arg_decls)},
     {"c2r_columns_local", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)},
     {"c2r_columns_global", c2r_global_arg_decls, CLIPT_COUNT_OF(c2r_global_arg_decls)},
-    {"c2r_rotate_stream", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)}};
+    {"c2r_rotate_stream", c2r_local_arg_decls, CLIPT_COUNT_OF(c2r_local_arg_decls)},
+    {"c2r_save_heads", c2r_walk_arg_decls, CLIPT_COUNT_OF(c2r_walk_arg_decls)},
+    {"c2r_walk_rows", c2r_walk_arg_decls, CLIPT_COUNT_OF(c2r_walk_arg_decls)},
+    {"c2r_reflect", c2r_reflect_arg_decls, CLIPT_COUNT_OF(c2r_reflect_arg_decls)}};
 
-/* What each op tries, best first: the last always fits. */
+/* What each op tries, best first: the last always fits.  The column
+ * shuffles try the split form (COLUMNS_SPLIT, not for rotations) after the
+ * local one; CLIPT_C2R_COLUMNS=split puts it first, =scratch leaves it out
+ * (a measurement's knob, as CLIPT_C2R_SCRATCH_MIB: the tests run the split
+ * form on PoCL, whose local memory holds their columns). */
 static const int rotate_variants[] = {ROTATE_STREAM, COLUMNS_LOCAL, COLUMNS_GLOBAL, -1};
 static const int rows_variants[] = {ROWS_LOCAL, ROWS_REGS, ROWS_GLOBAL, -1};
-static const int columns_variants[] = {COLUMNS_LOCAL, COLUMNS_GLOBAL, -1};
+static const int columns_variants[] = {COLUMNS_LOCAL, COLUMNS_SPLIT, COLUMNS_GLOBAL, -1};
+static const int columns_split_first[] = {COLUMNS_SPLIT, COLUMNS_LOCAL, COLUMNS_GLOBAL, -1};
+static const int columns_no_split[] = {COLUMNS_LOCAL, COLUMNS_GLOBAL, -1};
+
+static const int *columns_order(void)
+{
+    const char *v = getenv("CLIPT_C2R_COLUMNS");
+    if (v && strcmp(v, "split") == 0)
+        return columns_split_first;
+    if (v && strcmp(v, "scratch") == 0)
+        return columns_no_split;
+    return columns_variants;
+}
 
 /* Work-items of a work-group: units in local memory leave room for
  * several work-groups per compute unit; the global variants, whose
  * work-groups are few (their scratch slots), take larger ones to keep
  * enough loads in flight. */
-#define C2R_GROUP_SIZE 256
+#define C2R_GROUP_SIZE CLIPT_C2R_GROUP_SIZE
 #define C2R_GLOBAL_GROUP_SIZE CLIPT_C2R_GLOBAL_GROUP_SIZE
 /* Scratch of the global variants: at most an eighth of the region, or
  * this many bytes (but no more than half the region) when that is more,
@@ -155,21 +198,31 @@ static size_t group_size(int variant)
                                                              : C2R_GLOBAL_GROUP_SIZE;
 }
 
+static clipt_status prepare_split(clipt_context c, size_t elem, const clipt_tuning *t,
+                                  clipt_stage *st);
+
 /* Builds the kernel of the first variant of the op that fits: first with
  * all of local memory and the largest work-group (no kernel built for a
  * variant that cannot fit even so), then with what the kernel's own
- * variables leave and its work-group limit. */
-static clipt_status make_variant(clipt_context c, size_t elem, unsigned batch, clipt_stage *st,
-                                 size_t *wg)
+ * variables leave and its work-group limit.  The split form prepares
+ * itself (prepare_split), or passes. */
+static clipt_status make_variant(clipt_context c, size_t elem, const clipt_tuning *t,
+                                 unsigned batch, clipt_stage *st, size_t *wg)
 {
     const clipt_stage_spec *sp = &st->spec;
     const int *v = is_rotation(sp) ? rotate_variants
                    : is_rows(sp)                       ? rows_variants
-                                                       : columns_variants;
+                                                       : columns_order();
     for (; *v >= 0; v++) {
         size_t own_local = 0, limit = 0, in_local;
         unsigned width;
         clipt_status status;
+        if (*v == COLUMNS_SPLIT) {
+            status = prepare_split(c, elem, t, st);
+            if (status != CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS)
+                return status;
+            continue;
+        }
         if (v[1] >= 0 && !fits(*v, sp, elem, clipt_local_budget(&c->profile, 0), group_size(*v),
                                batch, &width, &in_local))
             continue;
@@ -209,6 +262,22 @@ static size_t scratch_limit(size_t region)
 /* Whether the variant holds its unit in the work-group's scratch slot. */
 static int in_scratch(int variant) { return variant == ROWS_GLOBAL || variant == COLUMNS_GLOBAL; }
 
+/* The split column shuffle (stage_c2r_split.c): for column shuffles of at
+ * least two rows whose saved heads fit the scratch rule. */
+static clipt_status prepare_split(clipt_context c, size_t elem, const clipt_tuning *t,
+                                  clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    clipt_status status;
+    if (is_rotation(sp) || sp->a < 2 || sp->a > CLIPT_C2R_WALK_MAX_ROWS)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    status = clipt_c2r_split_prepare(
+        c, elem, t, scratch_limit((size_t)clipt_spec_region_elems(sp) * elem), st);
+    if (status == CLIPT_SUCCESS)
+        st->f.c2r.variant = COLUMNS_SPLIT;
+    return status;
+}
+
 static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
                             clipt_stage *st)
 {
@@ -223,10 +292,11 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
 
     if (!clipt_c2r_indexable(sp->a, sp->b, elem))
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DC2R_BATCH=%u%s",
-             clipt_elem_type_name(elem), batch, is_inverse(sp) ? " -DC2R_INVERSE=1" : "");
-    status = make_variant(c, elem, batch, st, &wg);
-    if (status != CLIPT_SUCCESS)
+    snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s -DC2R_BATCH=%u -DC2R_WALK=%u%s",
+             clipt_elem_type_name(elem), batch, clipt_c2r_walk_rows(elem),
+             is_inverse(sp) ? " -DC2R_INVERSE=1" : "");
+    status = make_variant(c, elem, t, batch, st, &wg);
+    if (status != CLIPT_SUCCESS || st->f.c2r.variant == COLUMNS_SPLIT)
         return status;
     width = st->f.c2r.width;
     units = sp->instances * (is_rows(sp) ? sp->a : (sp->b + width - 1) / width);
@@ -256,6 +326,24 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     .div_width = clipt_divisor_vector(w), .div_last = clipt_divisor_vector(last), \
     .div_cols = clipt_divisor_vector(sp->b)
 
+static clipt_status set_split_args(const clipt_stage *st, const clipt_stage_args *g)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    const clipt_c2r_state *f = &st->f.c2r;
+    const c2r_reflect_args r = {.buf = g->buf, .offset = g->offset, .instances = g->instances,
+                                .rows = (cl_uint)sp->a, .cols = (cl_uint)sp->b,
+                                .height = f->height, .div_rows = clipt_divisor_vector(sp->a),
+                                .tmp = st->local_bytes[0]};
+    const c2r_walk_args w = {.buf = g->buf, .offset = g->offset, .instances = g->instances,
+                             .rows = (cl_uint)sp->a, .cols = (cl_uint)sp->b,
+                             .table = f->table, .segments = (cl_uint)f->segments,
+                             .slots = (cl_uint)f->slots, .saved = g->scratch};
+    cl_int err = c2r_reflect_set(f->reflect, &r);
+    if (err == CL_SUCCESS)
+        err = c2r_walk_set(st->kernel, &w);
+    return err == CL_SUCCESS ? c2r_walk_set(f->walk, &w) : err;
+}
+
 static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
 {
     const clipt_stage_spec *sp = &st->spec;
@@ -269,6 +357,8 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
     const unsigned w = st->f.c2r.width;
     const uint64_t last = sp->b % w ? sp->b % w : w;
     const cl_uint in_local = (cl_uint)st->f.c2r.in_local;
+    if (st->f.c2r.variant == COLUMNS_SPLIT)
+        return set_split_args(st, g);
     if (in_scratch(st->f.c2r.variant)) {
         const c2r_global_args v = {C2R_SHARED_VALUES(g, w, last), .in_local = in_local,
                                    .tmp = st->local_bytes[0], .scratch = g->scratch};
@@ -283,15 +373,18 @@ static clipt_status set_args(const clipt_stage *st, const clipt_stage_args *g)
     }
 }
 
-/* One launch; the scratch slots need no clearing (each is written before
- * it is read). */
+/* One launch (the split form: three); the scratch slots and saved heads
+ * need no clearing (each is written before it is read). */
 static clipt_status enqueue(const clipt_stage *st, cl_command_queue q, cl_mem scratch,
                             cl_uint num_wait, const cl_event *wait, cl_event *first,
                             cl_event *done)
 {
-    clipt_status status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global,
-                                                 &st->local, num_wait, wait, done);
+    clipt_status status;
     (void)scratch;
+    if (st->f.c2r.variant == COLUMNS_SPLIT)
+        return clipt_c2r_split_enqueue(st, q, num_wait, wait, first, done);
+    status = clEnqueueNDRangeKernel(q, st->kernel, 1, NULL, &st->global, &st->local, num_wait,
+                                    wait, done);
     if (status == CL_SUCCESS && first) {
         *first = *done;
         clRetainEvent(*first);
@@ -317,6 +410,8 @@ static int describe(const clipt_stage *st, char *buf, size_t len)
                         "the rest in global scratch", kept);
     case COLUMNS_LOCAL:
         return snprintf(buf, len, "; blocks of %u columns, in local memory", w);
+    case COLUMNS_SPLIT:
+        return clipt_c2r_split_describe(st, buf, len);
     default:
         return snprintf(buf, len, "; blocks of %u columns, the first %zu elements in local "
                         "memory, the rest in global scratch", w, kept);
@@ -334,5 +429,7 @@ const clipt_family clipt_family_c2r = {
     .prepare = prepare,
     .set_args = set_args,
     .enqueue = enqueue,
+    .upload = clipt_c2r_split_upload,
     .describe = describe,
+    .release = clipt_c2r_split_release,
 };

@@ -155,6 +155,15 @@ typedef struct clipt_c2r_state {        /* stage_c2r.c */
     size_t in_local;                    /* elements of a unit in local
                                            memory (the rows kept when the
                                            rotation streams)             */
+    /* the column shuffle split in a reflection and a row walk
+     * (cl/c2r_columns.h); st->kernel saves the segments' heads */
+    cl_kernel reflect, walk;
+    size_t reflect_global, reflect_local, save_global;
+    unsigned height;                    /* pairs of a reflected strip    */
+    cl_mem table;                       /* the walk's segments (pooled)  */
+    void *host;                         /* the table, until written      */
+    size_t host_bytes, segments, slots;
+    cl_event writing;                   /* the table's write             */
 } clipt_c2r_state;
 
 struct clipt_stage {

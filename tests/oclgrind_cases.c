@@ -359,7 +359,7 @@ static void test_plan_cases(void **state)
     }
 }
 
-/* C2R plans (rows, cols, elem, kernel style, R2C): a rotation (gcd 6,
+/* C2R plans (rows, cols, elem, kernel style, R2C, split): a rotation (gcd 6,
  * streamed), coprime sides (two passes), a row too long for local memory
  * (its rest in registers) and column blocks too tall for it (through
  * global scratch); the device's kernel style (0), then the GPU style (1: 8
@@ -367,11 +367,17 @@ static void test_plan_cases(void **state)
  * rest fits the registers (12007 > 8192 in Oclgrind's 32 KiB), one whose
  * rest does not (through scratch) and the column blocks; then R2C (its
  * passes on the transposed view: the unrotation streamed from the bottom,
- * a long row, tall column blocks, a row's rest in registers). */
-static const size_t c2r_cases[][5] = {
-    {60, 42, 4, 0, 0},   {97, 101, 16, 0, 0}, {3, 20011, 2, 0, 0}, {12000, 5, 1, 0, 0},
-    {60, 42, 8, 1, 0},   {3, 12007, 4, 1, 0}, {3, 20011, 4, 1, 0}, {1500, 5, 16, 1, 0},
-    {42, 60, 4, 1, 1},   {20011, 3, 2, 0, 1}, {5, 12000, 1, 0, 1}, {12007, 3, 4, 1, 1}};
+ * a long row, tall column blocks, a row's rest in registers); the column
+ * blocks of 1500 x 5 x 16 are past Oclgrind's local memory and take the
+ * split form (a reflection and a row walk, its one fixed point among the
+ * pairs), which CLIPT_C2R_COLUMNS=split (the last field) also forces on
+ * the last three: C2R, R2C, and gcd > 1 in the GPU style. */
+static const size_t c2r_cases[][6] = {
+    {60, 42, 4, 0, 0, 0},   {97, 101, 16, 0, 0, 0}, {3, 20011, 2, 0, 0, 0},
+    {12000, 5, 1, 0, 0, 0}, {60, 42, 8, 1, 0, 0},   {3, 12007, 4, 1, 0, 0},
+    {3, 20011, 4, 1, 0, 0}, {1500, 5, 16, 1, 0, 0}, {42, 60, 4, 1, 1, 0},
+    {20011, 3, 2, 0, 1, 0}, {5, 12000, 1, 0, 1, 0}, {12007, 3, 4, 1, 1, 0},
+    {97, 101, 4, 0, 0, 1},  {101, 64, 8, 0, 1, 1},  {64, 84, 2, 1, 0, 1}};
 
 static void test_c2r_cases(void **state)
 {
@@ -387,7 +393,10 @@ static void test_c2r_cases(void **state)
         clipt_plan_options_init(&o);
         o.algorithm = c2r_cases[i][4] ? CLIPT_ALGORITHM_R2C : CLIPT_ALGORITHM_C2R;
         o.kernel_style = c2r_cases[i][3] ? CLIPT_KERNEL_STYLE_GROUPS : 0;
+        if (c2r_cases[i][5])
+            setenv("CLIPT_C2R_COLUMNS", "split", 1);
         s = test_run_transpose(env, rows, cols, elem, 5 * elem, &o, &bad, text, sizeof text);
+        unsetenv("CLIPT_C2R_COLUMNS");
         printf("c2r case %zu (%s): %zu x %zu, %zu-byte: %s, %zu bytes wrong\n%s", i,
                c2r_cases[i][4] ? "R2C" : "C2R", rows, cols, elem, clipt_status_string(s), bad,
                s == CLIPT_SUCCESS ? text : "");

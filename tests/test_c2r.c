@@ -1,10 +1,12 @@
 /* The C2R decomposition (clipt_plan_options.algorithm = C2R) and its
  * inverse R2C: bit-exact against the CPU reference on every element size,
- * with the units in local memory and (on a context whose local memory is
- * cut down) in global scratch; their passes as the plan reports them;
- * their option checks; a sub-buffer. */
+ * with the units in local memory, (on a context whose local memory is cut
+ * down) in global scratch, and with the column shuffles split in a
+ * reflection and a row walk; the walk's cycle table; their passes as the
+ * plan reports them; their option checks; a sub-buffer. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "support.h"
+#include "c2r_walk.h"
 #include "plan.h"
 
 #include <stdio.h>
@@ -276,6 +278,112 @@ static void test_sub_buffer(void **state)
     test_run_on_sub_buffer(TEST_ENV(state), 123, 45, 8, 16, &o, 9);
 }
 
+/* The column shuffles split (CLIPT_C2R_COLUMNS=split: PoCL's local
+ * memory holds every test's column block, so only the knob puts them
+ * there): a reflection and a row walk for C2R, the walk first for R2C;
+ * every shape and element size at offsets, in both kernel styles and on
+ * a sub-buffer; with 2 KiB of local memory no reflection's windows fit
+ * and the columns go back to scratch. */
+static void test_split(void **state)
+{
+    test_env *env = TEST_ENV(state);
+    clipt_plan_options o;
+    clipt_context small = test_context_limited(env, 2048);
+    char kernels[256];
+    setenv("CLIPT_C2R_COLUMNS", "split", 1);
+    assert_int_equal(stage_kernels(env->ctx, 97, 101, 4, kernels, sizeof kernels), 2);
+    assert_string_equal(kernels, "c2r_rows_local c2r_reflect + c2r_save_heads + "
+                                 "c2r_walk_rows ");
+    assert_int_equal(stage_kernels(env->ctx, 60, 84, 16, kernels, sizeof kernels), 3);
+    assert_string_equal(kernels, "c2r_rotate_stream c2r_rows_local c2r_reflect + "
+                                 "c2r_save_heads + c2r_walk_rows ");
+    assert_int_equal(stage_kernels(small, 300, 1200, 4, kernels, sizeof kernels), 3);
+    assert_string_equal(kernels, "c2r_columns_global c2r_rows_regs c2r_columns_global ");
+    forced_algorithm = CLIPT_ALGORITHM_R2C;
+    assert_int_equal(stage_kernels(env->ctx, 101, 97, 4, kernels, sizeof kernels), 2);
+    assert_string_equal(kernels, "c2r_save_heads + c2r_walk_rows + c2r_reflect "
+                                 "c2r_rows_local ");
+    forced_algorithm = CLIPT_ALGORITHM_C2R;
+    run_all(env);
+    forced_style = 1; /* the GPU style on a few shapes, both ways */
+    for (int inverse = 0; inverse < 2; inverse++) {
+        static const c2r_shape some[] = {{97, 101}, {1000, 3}, {3, 1000}, {131, 257}};
+        forced_algorithm = inverse ? CLIPT_ALGORITHM_R2C : CLIPT_ALGORITHM_C2R;
+        for (size_t i = 0; i < COUNT(some); i++)
+            for (size_t e = 0; e < COUNT(elem_sizes); e++)
+                run_c2r(env, some[i].rows, some[i].cols, elem_sizes[e], elem_sizes[e] * i);
+    }
+    forced_algorithm = CLIPT_ALGORITHM_C2R;
+    forced_style = 0;
+    o = c2r_options();
+    test_run_on_sub_buffer(env, 123, 45, 8, 16, &o, 9);
+    o.algorithm = CLIPT_ALGORITHM_R2C;
+    test_run_on_sub_buffer(env, 123, 45, 8, 16, &o, 9);
+    unsetenv("CLIPT_C2R_COLUMNS");
+    clipt_context_release(small);
+}
+
+/* The walk's table: every segment's rows follow the permutation (row t+1
+ * is what row t reads), a segment's last row reads the next segment's
+ * first (its own first for a whole cycle), each moving row listed once,
+ * and the slots number the segments of cycles of several. */
+static void test_walk_table(void **state)
+{
+    static const size_t sizes[][2] = {{2, 3},    {97, 101}, {60, 84}, {101, 97},
+                                      {64, 128}, {1000, 3}, {37, 1},  {4097, 2}};
+    (void)state;
+    for (size_t i = 0; i < COUNT(sizes); i++)
+        for (int inverse = 0; inverse < 2; inverse++) {
+            const uint64_t rows = sizes[i][0], cols = sizes[i][1];
+            clipt_c2r_walk w;
+            unsigned char *seen = calloc(rows, 1);
+            size_t moving = 0, slots = 0;
+            assert_non_null(seen);
+            assert_status(clipt_c2r_walk_make(rows, cols, inverse, 4, &w), CLIPT_SUCCESS);
+            for (size_t s = 0; s < w.segments; s++) {
+                const uint32_t *rec = w.table + 4 * s, *pos = w.table + 4 * w.segments;
+                const uint32_t len = rec[1];
+                uint32_t next;
+                assert_true(len >= 1 && len <= 4);
+                for (uint32_t t = 0; t < len; t++) {
+                    assert_false(seen[pos[rec[0] + t]]);
+                    seen[pos[rec[0] + t]] = 1;
+                    if (t + 1 < len)
+                        assert_int_equal(clipt_c2r_walk_source(rows, cols, inverse,
+                                                               pos[rec[0] + t]),
+                                         pos[rec[0] + t + 1]);
+                }
+                next = clipt_c2r_walk_source(rows, cols, inverse, pos[rec[0] + len - 1]);
+                if (rec[3] == CLIPT_C2R_NO_SLOT) {
+                    assert_int_equal(rec[2], CLIPT_C2R_NO_SLOT);
+                    assert_int_equal(next, pos[rec[0]]);
+                } else {
+                    size_t k;
+                    for (k = 0; k < w.segments && w.table[4 * k + 2] != rec[3]; k++)
+                        ;
+                    assert_true(k < w.segments);
+                    assert_int_equal(next, pos[w.table[4 * k]]);
+                    slots++;
+                }
+                moving += len;
+            }
+            assert_int_equal(moving, w.moving);
+            assert_int_equal(slots, w.slots);
+            for (uint64_t r = 0; r < rows; r++) /* the unlisted rows stay */
+                if (!seen[r])
+                    assert_int_equal(clipt_c2r_walk_source(rows, cols, inverse, r), r);
+            free(seen);
+            clipt_c2r_walk_free(&w);
+        }
+    {
+        clipt_c2r_walk w;
+        assert_status(clipt_c2r_walk_make(CLIPT_C2R_WALK_MAX_ROWS + 1, 3, 0, 16, &w),
+                      CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS);
+        assert_status(clipt_c2r_walk_make(97, 101, 0, 33, &w),
+                      CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS);
+    }
+}
+
 /* Random shapes up to a few hundred a side, random element sizes. */
 static void test_random(void **state)
 {
@@ -302,6 +410,8 @@ int main(void)
         cmocka_unit_test(test_batched),
         cmocka_unit_test(test_scratch_knob),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_split),
+        cmocka_unit_test(test_walk_table),
     };
     test_apply_filter();
     return cmocka_run_group_tests(tests, test_group_open, test_group_close);

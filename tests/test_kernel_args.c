@@ -101,7 +101,7 @@ static void test_signatures(void **state)
                         clipt_families[j]->id != f->id);
     }
     assert_int_equal(clipt_num_families, 7);
-    assert_int_equal(checked, 22); /* 17 GPU kernels (cut_segments serves both), 5 CPU ones */
+    assert_int_equal(checked, 25); /* 20 GPU kernels (cut_segments serves both), 5 CPU ones */
 }
 
 /* Build options that switch code paths on, per kernel file. */
@@ -117,7 +117,8 @@ static const struct {
     {"shift100_segments.cl", {"-DSMALL_INDEX=1 -DQ=2", "-DELEM_TYPE=uint4 -DUNROLL=1",
                               "-DSPLIT=1 -DSMALL_INDEX=1", NULL}},
     {"pad.cl", {"-DSMALL_INDEX=1 -DREGS=2", "-DELEM_TYPE=uchar", "-DSPLIT=1", NULL}},
-    {"c2r.cl", {"-DELEM_TYPE=uint4 -DC2R_BATCH=4", "-DELEM_TYPE=ushort", "-DC2R_BATCH=1", NULL}},
+    {"c2r.cl", {"-DELEM_TYPE=uint4 -DC2R_BATCH=4", "-DELEM_TYPE=ushort -DC2R_WALK=32",
+                "-DC2R_BATCH=1 -DC2R_WALK=1 -DC2R_INVERSE=1", NULL}},
 };
 
 /* Runs kernel k (of declaration d) once as a single work-item on a region

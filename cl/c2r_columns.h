@@ -1,0 +1,219 @@
+/*
+ * The column shuffle of C2R (and R2C's unshuffle) for columns too tall
+ * for local memory, in two passes that read and write whole 128-byte
+ * lines, with no scratch beyond one row per cycle segment.  Included by
+ * c2r.cl (its ELEM_TYPE, C2R_BATCH and helpers).
+ *
+ * The shuffle gathers C[i][j] = B[(j + q(i)) mod M][j] with q(i) = (i*N -
+ * floor(i/a)) mod M, a permutation of the rows.  Split it as
+ *
+ *   reflection:  D[x][j] = B[(j - x) mod M][j], each column reflected;
+ *   row walk:    C[i] = D[pi(i)] with pi(i) = (M - q(i)) mod M,
+ *
+ * since D[pi(i)][j] = B[(j + q(i)) mod M][j].  A reflection x -> (j - x)
+ * mod M is its own inverse, so it is a set of swaps of two elements of a
+ * column, done in place with no order between the swaps; the row walk
+ * moves whole rows along the cycles of pi (the host lists them: the same
+ * for every column).  R2C's unshuffle runs the walk along pi's inverse and
+ * then the same reflection.
+ *
+ * c2r_reflect: a unit is a strip of w = C2R_LINE columns (within one
+ * period of M columns, so that j mod M = c0 + jj) and `height` of the
+ * strip's pairs.  Column j pairs row e_j + k with (c_j - e_j - k) mod M
+ * for k < floor(M/2), with c_j = j mod M and e_j = floor(c_j / 2) + 1:
+ * every pair once (and fixed points, which a swap leaves as they are).
+ * Across the strip e_j grows by one every second column, so the unit's
+ * first members lie in a window of height + delta rows and their partners
+ * in one of height + eps rows (delta + eps = w - 1): both windows are read
+ * into local memory row by row (the cells of the unit's pairs only), the
+ * pairs swapped there, and each window written back, row by row, to the
+ * same cells.  Only the owner of a pair reads or writes its two cells: no
+ * other unit touches them, so units need no order.
+ *
+ * c2r_save_heads + c2r_walk_rows: the host lists pi's cycles in `table`:
+ * per segment four uints (first index into the positions, length, the
+ * slot where its first row is saved, the slot holding the row after its
+ * last; C2R_NO_SLOT for a segment that is a whole cycle), then the
+ * positions, cycle by cycle in walk order p, pi(p), pi(pi(p)), ...  The
+ * first launch saves the first row of every segment of a cycle of several
+ * segments; the second moves, element k of every row of a segment, row
+ * p_{t+1} into row p_t, reading all of the segment's rows (at most
+ * C2R_WALK) before writing any, the last one's source being the next
+ * segment's saved head (or, for a whole cycle, its own first row, still
+ * unwritten).  Each cell is written by one work-item only.
+ *
+ * Build options: C2R_WALK, the rows of a segment at most (1..32).
+ */
+#ifndef CLIPT_C2R_COLUMNS_H
+#define CLIPT_C2R_COLUMNS_H
+
+#ifndef C2R_WALK
+#define C2R_WALK 16
+#endif
+
+/* Columns of a strip: one 128-byte line. */
+#define C2R_LINE (128u / (uint)sizeof(elem_t) > 1u ? 128u / (uint)sizeof(elem_t) : 1u)
+/* A segment with no saved row (host_shared.h's value). */
+#define C2R_NO_SLOT 0xffffffffu
+
+/* Rows `first`, `first + step`, ... of one column read into two local
+ * windows, row r of a window from matrix row (start + r) mod M, 2 x
+ * C2R_BATCH loads in flight: of each window only the rows that hold the
+ * column's pairs, from row `skip` on (skip_own, skip_partner) for `pairs`
+ * rows; the other cells of a window row belong to other work-groups'
+ * pairs, which may be writing them.  Work-items side by side take the
+ * same window row, so the loads stay whole lines. */
+static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner,
+                                    const __global elem_t *col, uint own_start, uint skip_own,
+                                    uint own_count, uint partner_start, uint skip_partner,
+                                    uint partner_count, uint rows_max, uint first, uint step,
+                                    uint w, uint cols, uint4 div_rows)
+{
+    for (uint r0 = first; r0 < rows_max; r0 += step * C2R_BATCH) {
+        elem_t x[C2R_BATCH], y[C2R_BATCH];
+        _Pragma("unroll") for (uint b = 0; b < C2R_BATCH; b++) {
+            const uint r = r0 + b * step;
+            if (r >= skip_own && r - skip_own < own_count)
+                x[b] = col[(ulong)c2r_mod(own_start + r, div_rows) * cols];
+            if (r >= skip_partner && r - skip_partner < partner_count)
+                y[b] = col[(ulong)c2r_mod(partner_start + r, div_rows) * cols];
+        }
+        _Pragma("unroll") for (uint b = 0; b < C2R_BATCH; b++) {
+            const uint r = r0 + b * step;
+            if (r >= skip_own && r - skip_own < own_count)
+                own[r * w] = x[b];
+            if (r >= skip_partner && r - skip_partner < partner_count)
+                partner[r * w] = y[b];
+        }
+    }
+}
+
+/* Columns reflected: a strip's pairs swapped through local memory (two
+ * windows of (height + C2R_LINE) x C2R_LINE elements in tmp).  Work-groups
+ * are a multiple of C2R_LINE work-items: work-item lid takes column lid mod
+ * C2R_LINE of the strip and every (lsz / C2R_LINE)-th row. */
+__kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, uint rows,
+                          uint cols, uint height, uint4 div_rows, __local elem_t *tmp)
+{
+    const uint w = C2R_LINE;
+    const uint lid = (uint)get_local_id(0);
+    const uint first = lid / w, jj = lid - first * w, step = (uint)get_local_size(0) / w;
+    const uint pairs = rows / 2;
+    const uint per_period = ((rows < cols ? rows : cols) + w - 1) / w;
+    const uint periods = (cols - 1) / rows + 1;
+    const uint tiles = (pairs + height - 1) / height;
+    const ulong units = instances * periods * per_period * tiles;
+    __local elem_t *own = tmp, *partner = tmp + (height + w) * w;
+    for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
+        /* strips fastest: work-groups side by side read neighbouring
+         * lines of the same rows (2 % faster on an H100 than tiles
+         * fastest) */
+        const ulong rest = unit / per_period, strip = rest / tiles;
+        const ulong inst = strip / periods;
+        const uint block = (uint)(unit - rest * per_period), t = (uint)(rest - strip * tiles);
+        const uint period = (uint)(strip - inst * periods);
+        const uint c0 = block * w, j0 = period * rows + c0;
+        if (c0 >= rows || j0 >= cols)
+            continue; /* the whole work-group: no barrier skipped by some */
+        {
+            const uint wc = min(w, min(rows - c0, cols - j0));
+            const uint k0 = t * height, hc = min(height, pairs - k0);
+            const uint r_own = c2r_wrap(c0 / 2 + 1 + k0, rows);
+            const uint last = (c0 + wc - 1) / 2 - c0 / 2;
+            const uint own_rows = hc + last, partner_rows = hc + (wc - 1 - last);
+            const uint r_partner = c2r_mod(c0 + 2 * rows - r_own - (hc - 1), div_rows);
+            const uint delta = (c0 + jj) / 2 - c0 / 2, eps = jj - delta;
+            const int active = jj < wc;
+            /* the one fixed point among the pairs (2x = j mod M: M and
+             * j mod M even, the last pair), its partner cell the first
+             * member itself: left out of the partner window, so that no
+             * two work-items touch the cell */
+            const uint fixed = rows % 2 == 0 && (c0 + jj) % 2 == 0 && k0 + hc == pairs;
+            __global elem_t *col =
+                buf + offset + inst * rows * (ulong)cols + j0 + (active ? jj : 0);
+            if (active)
+                c2r_windows_load(own + jj, partner + jj, col, r_own, delta, hc, r_partner,
+                                 eps + fixed, hc - fixed, hc + max(last, wc - 1 - last), first,
+                                 step, w, cols, div_rows);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint h = first; active && h < hc - fixed; h += step) {
+                const uint x = (h + delta) * w + jj, y = (hc - 1 - h + eps) * w + jj;
+                const elem_t v = own[x];
+                own[x] = partner[y];
+                partner[y] = v;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            /* the column's pair cells back, row by row of each window:
+             * own row r holds pair r - delta, partner row r pair
+             * hc - 1 + eps - r */
+            for (uint r = first; active && r < own_rows; r += step)
+                if (r >= delta && r - delta < hc)
+                    col[(ulong)c2r_mod(r_own + r, div_rows) * cols] = own[r * w + jj];
+            for (uint r = first; active && r < partner_rows; r += step)
+                if (r >= eps + fixed && r - eps < hc)
+                    col[(ulong)c2r_mod(r_partner + r, div_rows) * cols] = partner[r * w + jj];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+}
+
+/* The signature of the walk's two launches: `segments` table entries,
+ * `slots` saved rows per instance in `saved`. */
+#define C2R_WALK_KERNEL(name)                                                  \
+    __kernel void name(__global elem_t *buf, ulong offset, ulong instances,    \
+                       uint rows, uint cols, __global const uint *table,       \
+                       uint segments, uint slots, __global elem_t *saved)
+
+/* The first row of each segment of a cycle of several, into its slot. */
+C2R_WALK_KERNEL(c2r_save_heads)
+{
+    const uint lid = (uint)get_local_id(0);
+    const uint lsz = (uint)get_local_size(0);
+    const ulong units = instances * segments;
+    for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
+        const ulong inst = unit / segments;
+        const uint s = (uint)(unit - inst * segments);
+        const uint slot = table[4 * s + 2];
+        if (slot != C2R_NO_SLOT) {
+            const uint p = table[4 * (ulong)segments + table[4 * s]];
+            const __global elem_t *src = buf + offset + (inst * rows + p) * (ulong)cols;
+            __global elem_t *dst = saved + (inst * slots + slot) * (ulong)cols;
+            C2R_BATCHED(cols, v[b] = src[k];, dst[k] = v[b];)
+        }
+    }
+}
+
+/* Every row of a segment takes the next one's content (element k per
+ * work-item; a unit is a segment and lsz consecutive elements of its
+ * rows). */
+C2R_WALK_KERNEL(c2r_walk_rows)
+{
+    const uint lsz = (uint)get_local_size(0);
+    const uint chunks = (cols - 1) / lsz + 1;
+    const ulong units = instances * segments * chunks;
+    for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
+        const ulong rest = unit / chunks;
+        const uint k = (uint)(unit - rest * chunks) * lsz + (uint)get_local_id(0);
+        const ulong inst = rest / segments;
+        const uint s = (uint)(rest - inst * segments);
+        const __global uint *pos = table + 4 * (ulong)segments + table[4 * s];
+        const uint len = table[4 * s + 1], tail = table[4 * s + 3];
+        __global elem_t *base = buf + offset + inst * rows * (ulong)cols + k;
+        elem_t v[C2R_WALK];
+        if (k >= cols)
+            continue;
+        const __global elem_t *next = tail == C2R_NO_SLOT
+                                          ? base + (ulong)pos[0] * cols
+                                          : saved + (inst * slots + tail) * (ulong)cols + k;
+        _Pragma("unroll") for (uint t = 0; t < C2R_WALK; t++) {
+            if (t < len)
+                v[t] = t + 1 < len ? base[(ulong)pos[t + 1] * cols] : *next;
+        }
+        _Pragma("unroll") for (uint t = 0; t < C2R_WALK; t++) {
+            if (t < len)
+                base[(ulong)pos[t] * cols] = v[t];
+        }
+    }
+}
+
+#endif

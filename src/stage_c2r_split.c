@@ -1,0 +1,202 @@
+/* The split column shuffle (cl/c2r_columns.h, stage_c2r_split.h): a
+ * reflection of the columns in strips of one 128-byte line, then a walk
+ * of the rows along the cycles the host lists (c2r_walk.h); R2C's
+ * unshuffle walks first.  The kernels' arguments are set by stage_c2r.c
+ * with the family's others. */
+#include "stage_c2r_split.h"
+#include "c2r_walk.h"
+#include "pool.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* R2C's unshuffle: the walk first, along the inverse permutation. */
+static int is_inverse(const clipt_stage_spec *sp)
+{
+    return sp->op == CLIPT_OP_UNSHUFFLE_COLUMNS;
+}
+
+/* Pairs a reflected strip takes at most: the windows' extra rows (a
+ * line's columns over two windows) cost less with more, local memory per
+ * work-group more (H100, 16 fp32 shapes: the reflection at 1.85 copies'
+ * time with 64, 1.65-1.68 with 96 and with 128). */
+#define C2R_REFLECT_HEIGHT 96u
+/* Rows of a walk segment (C2R_WALK): loads each work-item keeps in
+ * flight, in registers (H100, 16 fp32 shapes: the split column pass at
+ * 3.40 copies' time with 8, 3.05 with 16, 2.95 with 32); 16 of 16 bytes. */
+unsigned clipt_c2r_walk_rows(size_t elem) { return elem > 8 ? 16u : 32u; }
+
+static unsigned line_columns(size_t elem) { return 128 / elem > 1 ? (unsigned)(128 / elem) : 1; }
+
+/* The reflection's kernel and launch: work-groups a multiple of a line's
+ * columns, windows of local memory as tall as C2R_REFLECT_HEIGHT or what
+ * fits. */
+static clipt_status split_reflection(clipt_context c, size_t elem, const clipt_tuning *t,
+                                     clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    clipt_c2r_state *g = &st->f.c2r;
+    const uint64_t w = line_columns(elem);
+    size_t limit = 0, own_local = 0, budget, lsz, height;
+    uint64_t units;
+    clipt_status status = clipt_make_kernel(c, st, "c2r_reflect", &g->reflect, &limit,
+                                            &own_local);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    lsz = clipt_min_size(CLIPT_C2R_GROUP_SIZE, limit) / w * w;
+    budget = clipt_local_budget(&c->profile, own_local) / (2 * w * elem);
+    height = budget > w ? clipt_min_size(budget - w, C2R_REFLECT_HEIGHT) : 0;
+    if (lsz == 0 || height == 0)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    g->height = (unsigned)height;
+    g->width = (unsigned)w;
+    st->local_bytes[0] = 2 * (height + w) * w * elem;
+    units = sp->instances * ((sp->b - 1) / sp->a + 1) *
+            (((sp->a < sp->b ? sp->a : sp->b) + w - 1) / w) *
+            ((sp->a / 2 + height - 1) / height);
+    g->reflect_local = lsz;
+    g->reflect_global = lsz * clipt_min_size(units ? units : 1,
+                                             clipt_groups_cap(c, t->groups_per_cu_010, 0));
+    return CLIPT_SUCCESS;
+}
+
+/* The walk's table (the host's copy, written at the first run), kernels
+ * and launches. */
+static clipt_status split_walk(clipt_context c, size_t elem, const clipt_tuning *t,
+                               size_t scratch_cap, clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    clipt_c2r_state *g = &st->f.c2r;
+    const size_t cap = clipt_groups_cap(c, t->groups_per_cu_100, t->groups_100);
+    size_t limit = 0, save_limit = 0, own_local = 0, lsz;
+    clipt_c2r_walk walk;
+    clipt_status status =
+        clipt_c2r_walk_make(sp->a, sp->b, is_inverse(sp), clipt_c2r_walk_rows(elem), &walk);
+    if (status != CLIPT_SUCCESS)
+        return status;
+    g->host = walk.table;
+    g->host_bytes = walk.bytes;
+    g->segments = walk.segments;
+    g->slots = walk.slots;
+    st->scratch_bytes = (size_t)(sp->instances * walk.slots * sp->b * elem);
+    st->aux_bytes = walk.bytes;
+    if (walk.segments > UINT32_MAX || walk.slots > UINT32_MAX ||
+        st->scratch_bytes > scratch_cap)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    if ((status = clipt_make_kernel(c, st, "c2r_walk_rows", &g->walk, &limit, &own_local)) ||
+        (status = clipt_make_kernel(c, st, "c2r_save_heads", &st->kernel, &save_limit,
+                                    &own_local)))
+        return status;
+    lsz = clipt_min_size(CLIPT_C2R_GROUP_SIZE, clipt_min_size(limit, save_limit));
+    clipt_set_launch(st, lsz, sp->instances * walk.segments * ((sp->b - 1) / lsz + 1), 1, cap);
+    g->save_global = lsz * clipt_min_size(cap, walk.segments ? sp->instances * walk.segments : 1);
+    return clipt_pool_take_buffer(&c->pool, c->cl_ctx, walk.bytes ? walk.bytes : 4,
+                                  CL_MEM_READ_ONLY, &g->table);
+}
+
+clipt_status clipt_c2r_split_prepare(clipt_context c, size_t elem, const clipt_tuning *t,
+                                     size_t scratch_cap, clipt_stage *st)
+{
+    clipt_status status = split_reflection(c, elem, t, st);
+    st->kernel_name = is_inverse(&st->spec) ? "c2r_save_heads + c2r_walk_rows + c2r_reflect"
+                                            : "c2r_reflect + c2r_save_heads + c2r_walk_rows";
+    if (status == CLIPT_SUCCESS)
+        status = split_walk(c, elem, t, scratch_cap, st);
+    if (status != CLIPT_SUCCESS) { /* the stage as before: the next variant's */
+        clipt_c2r_split_release(st);
+        if (st->kernel)
+            clReleaseKernel(st->kernel);
+        st->kernel = NULL;
+        st->kernel_name = NULL;
+        st->scratch_bytes = st->aux_bytes = 0;
+        st->local_bytes[0] = 0;
+        memset(&st->f.c2r, 0, sizeof st->f.c2r);
+    }
+    return status;
+}
+
+/* The split form's three launches in order, each after the one before:
+ * the reflection, the heads' saving, the walk (R2C: the reflection last). */
+clipt_status clipt_c2r_split_enqueue(const clipt_stage *st, cl_command_queue q,
+                                     cl_uint num_wait, const cl_event *wait, cl_event *first,
+                                     cl_event *done)
+{
+    const clipt_c2r_state *f = &st->f.c2r;
+    const int inverse = is_inverse(&st->spec);
+    const cl_kernel k[3] = {inverse ? st->kernel : f->reflect, inverse ? f->walk : st->kernel,
+                            inverse ? f->reflect : f->walk};
+    const size_t global[3] = {inverse ? f->save_global : f->reflect_global,
+                              inverse ? st->global : f->save_global,
+                              inverse ? f->reflect_global : st->global};
+    const size_t local[3] = {inverse ? st->local : f->reflect_local, st->local,
+                             inverse ? f->reflect_local : st->local};
+    cl_event e[3] = {NULL, NULL, NULL};
+    cl_int err = CL_SUCCESS;
+    unsigned i;
+    for (i = 0; i < 3 && err == CL_SUCCESS; i++)
+        err = clEnqueueNDRangeKernel(q, k[i], 1, NULL, &global[i], &local[i],
+                                     i ? 1 : num_wait, i ? &e[i - 1] : wait, &e[i]);
+    if (err == CL_SUCCESS) {
+        *done = e[2];
+        e[2] = NULL;
+        if (first) {
+            *first = e[0];
+            clRetainEvent(e[0]);
+        }
+    }
+    for (i = 0; i < 3; i++)
+        if (e[i])
+            clReleaseEvent(e[i]);
+    return err;
+}
+
+/* The walk's table, written ahead of the plan's first stage (not made
+ * with CL_MEM_COPY_HOST_PTR: see stage_shift100_segments.c's upload). */
+clipt_status clipt_c2r_split_upload(clipt_stage *st, cl_command_queue q)
+{
+    clipt_c2r_state *f = &st->f.c2r;
+    cl_event e = NULL;
+    cl_int err;
+    if (!f->host || f->host_bytes == 0)
+        return CL_SUCCESS;
+    err = clEnqueueWriteBuffer(q, f->table, CL_FALSE, 0, f->host_bytes, f->host,
+                               f->writing ? 1 : 0, f->writing ? &f->writing : NULL, &e);
+    if (err != CL_SUCCESS)
+        return err;
+    if (f->writing)
+        clReleaseEvent(f->writing);
+    f->writing = e;
+    clRetainEvent(e);
+    st->uploaded = e;
+    return CL_SUCCESS;
+}
+
+/* What the split form holds besides st->kernel: its kernels and table
+ * back to the pool (the table free once the plan's last run and its write
+ * have settled), the host's table freed once its write no longer reads it. */
+void clipt_c2r_split_release(clipt_stage *st)
+{
+    clipt_c2r_state *f = &st->f.c2r;
+    const cl_event after[2] = {st->retire, st->uploaded ? st->uploaded : f->writing};
+    clipt_pool_put_kernel(&st->ctx->pool, f->reflect);
+    clipt_pool_put_kernel(&st->ctx->pool, f->walk);
+    f->reflect = f->walk = NULL;
+    clipt_pool_put_buffer(&st->ctx->pool, f->table, 2, after, NULL);
+    f->table = NULL;
+    if (st->uploaded)
+        clReleaseEvent(st->uploaded);
+    st->uploaded = NULL;
+    clipt_free_after_write(f->host, f->writing);
+    f->host = NULL;
+    if (f->writing)
+        clReleaseEvent(f->writing);
+    f->writing = NULL;
+}
+
+int clipt_c2r_split_describe(const clipt_stage *st, char *buf, size_t len)
+{
+    const clipt_c2r_state *f = &st->f.c2r;
+    return snprintf(buf, len, "; split: columns reflected in strips of %u, %u pairs at a time, "
+                    "and rows walked along %zu cycle segments of <= %u (%zu rows saved)",
+                    f->width, f->height, f->segments, clipt_c2r_walk_rows(st->elem), f->slots);
+}

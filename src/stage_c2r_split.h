@@ -1,0 +1,35 @@
+/* The column shuffle of C2R (and R2C's unshuffle) split in a reflection
+ * of the columns and a walk of the rows along cycles (cl/c2r_columns.h):
+ * the host's part of stage_c2r.c's variant COLUMNS_SPLIT, its state in
+ * st->f.c2r (stages.h). */
+#ifndef CLIPT_STAGE_C2R_SPLIT_H
+#define CLIPT_STAGE_C2R_SPLIT_H
+
+#include "stage_kernel.h"
+
+/* Rows of a walk segment for elem-byte elements (the kernels' C2R_WALK). */
+unsigned clipt_c2r_walk_rows(size_t elem);
+
+/* Builds st's three kernels (st->kernel saves the segments' heads) with
+ * st->options, the walk's table (written at the plan's first run) and the
+ * launches, for a column shuffle or unshuffle spec; the saved heads at
+ * most scratch_cap bytes.  CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS when the
+ * windows do not fit local memory, the work-group is narrower than a
+ * line, or the heads exceed the cap (st then as before the call);
+ * kernel-loading and host-memory errors. */
+clipt_status clipt_c2r_split_prepare(clipt_context c, size_t elem, const clipt_tuning *t,
+                                     size_t scratch_cap, clipt_stage *st);
+
+/* The three launches, each after the one before (the family's enqueue). */
+clipt_status clipt_c2r_split_enqueue(const clipt_stage *st, cl_command_queue q,
+                                     cl_uint num_wait, const cl_event *wait, cl_event *first,
+                                     cl_event *done);
+
+/* The family's upload and release (nothing to do for the other variants). */
+clipt_status clipt_c2r_split_upload(clipt_stage *st, cl_command_queue q);
+void clipt_c2r_split_release(clipt_stage *st);
+
+/* What describe adds for the split form. */
+int clipt_c2r_split_describe(const clipt_stage *st, char *buf, size_t len);
+
+#endif
