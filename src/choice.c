@@ -1,5 +1,6 @@
 /* The plan's host policy: tile rules, padding, sequence (see choice.h). */
 #include "choice.h"
+#include "c2r_walk.h"
 #include "choice_cost.h"
 #include "factor.h"
 
@@ -335,7 +336,17 @@ static int forced_padding(size_t dim, size_t f, int vector, const clipt_plan_opt
  * packed words) on 1-byte elements (27 of 27 general coprime shapes on the
  * H100: median 5.1 % of copy against 9.4 %) and mostly on 2-byte ones (9
  * of 12).  Only when nothing of the TPDS plan (algorithm, sequence, tiles,
- * tile rule) is forced.  Returns the algorithm, TPDS for none. */
+ * tile rule) is forced.  Longer columns, when the device takes C2R at all
+ * (c2r_column_bytes > 1), go through the split column pass (a reflection
+ * and a row walk, about 2.5-3.8 copies' time on the H100) if the row pass
+ * holds its rows in local memory: there C2R beat the TPDS plan on 27 of 35
+ * fresh coprime fp32 shapes and 4 of 4 fp64 ones, where rows held partly
+ * in registers lost 15 of 20 (docs/performance.md, "The column shuffle
+ * split"); of C2R and R2C, the one with the shorter columns; only where it
+ * was measured: 4- and 8-byte elements, both sides at least
+ * C2R_SPLIT_MIN_SIDE (no skinny shape, whose walk would move rows of a few
+ * bytes).  Returns the algorithm, TPDS for none. */
+#define C2R_SPLIT_MIN_SIDE 1000
 static clipt_algorithm c2r_chosen(const clipt_device_profile *profile, size_t batch,
                                   size_t rows, size_t cols, size_t elem,
                                   const clipt_plan_options *o, const clipt_tuning *t)
@@ -351,6 +362,17 @@ static clipt_algorithm c2r_chosen(const clipt_device_profile *profile, size_t ba
     if (cols <= most && clipt_c2r_row_on_chip(rows, elem, lm) &&
         clipt_c2r_indexable(cols, rows, elem))
         return CLIPT_ALGORITHM_R2C;
+    if (t->c2r_column_bytes > 1 && (elem == 4 || elem == 8) && rows >= C2R_SPLIT_MIN_SIDE &&
+        cols >= C2R_SPLIT_MIN_SIDE) {
+        const int c2r = cols <= lm && rows <= CLIPT_C2R_WALK_MAX_ROWS &&
+                        clipt_c2r_indexable(rows, cols, elem);
+        const int r2c = rows <= lm && cols <= CLIPT_C2R_WALK_MAX_ROWS &&
+                        clipt_c2r_indexable(cols, rows, elem);
+        if (c2r && (!r2c || rows <= cols))
+            return CLIPT_ALGORITHM_C2R;
+        if (r2c)
+            return CLIPT_ALGORITHM_R2C;
+    }
     return CLIPT_ALGORITHM_TPDS;
 }
 
@@ -385,9 +407,11 @@ static clipt_status choose_staged(const clipt_device_profile *profile, size_t ba
         else
             ch->why = chosen == CLIPT_ALGORITHM_C2R
                           ? "C2R decomposition (automatic): coprime sides, columns of at "
-                            "most the tuning's c2r_column_bytes; no tiles"
+                            "most the tuning's c2r_column_bytes or rows in local memory; "
+                            "no tiles"
                           : "R2C decomposition (automatic): coprime sides, rows of at most "
-                            "the tuning's c2r_column_bytes; no tiles";
+                            "the tuning's c2r_column_bytes or columns in local memory; "
+                            "no tiles";
         return CLIPT_SUCCESS;
     }
     if (!forced_padding(rows, o->tile_m, rows == 1 || cols == 1, o, &ch->prows) ||

@@ -145,6 +145,14 @@ static void add_buffer_line(text *t, const clipt_plan_info *info)
             info->buffer_bytes, matrix, info->buffer_bytes - matrix);
 }
 
+/* Whether the automatic C2R's columns (R2C's rows) of `length` elements
+ * were short enough for the tuning's c2r_column_bytes, or took the split
+ * column pass as rows in local memory (src/choice.c). */
+static int c2r_short(clipt_plan p, size_t length, size_t elem)
+{
+    return length * elem <= p->tuning.c2r_column_bytes;
+}
+
 clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
 {
     text t = {"", 0};
@@ -171,15 +179,22 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
                     "column unrotation when gcd > 1, on the %zu x %zu view)\n",
                 info.num_stages, info.cols, info.rows);
         else if (info.algorithm == CLIPT_ALGORITHM_C2R)
-            add(&t, "algorithm: C2R (automatic: coprime sides, columns of %zu bytes, at most "
-                    "c2r_column_bytes=%u): %u passes (row shuffle, column shuffle)\n",
-                info.rows * info.elem_size, p->tuning.c2r_column_bytes, info.num_stages);
+            add(&t, "algorithm: C2R (automatic: coprime sides, columns of %zu bytes, %s "
+                    "c2r_column_bytes=%u%s): %u passes (row shuffle, column shuffle)\n",
+                info.rows * info.elem_size,
+                c2r_short(p, info.rows, info.elem_size) ? "at most" : "more than",
+                p->tuning.c2r_column_bytes,
+                c2r_short(p, info.rows, info.elem_size) ? "" : ", rows in local memory",
+                info.num_stages);
         else if (info.algorithm == CLIPT_ALGORITHM_R2C)
-            add(&t, "algorithm: R2C (automatic: coprime sides, rows of %zu bytes, at most "
-                    "c2r_column_bytes=%u): %u passes (column unshuffle, row unshuffle, on the "
-                    "%zu x %zu view)\n",
-                info.cols * info.elem_size, p->tuning.c2r_column_bytes, info.num_stages,
-                info.cols, info.rows);
+            add(&t, "algorithm: R2C (automatic: coprime sides, rows of %zu bytes, %s "
+                    "c2r_column_bytes=%u%s): %u passes (column unshuffle, row unshuffle, on "
+                    "the %zu x %zu view)\n",
+                info.cols * info.elem_size,
+                c2r_short(p, info.cols, info.elem_size) ? "at most" : "more than",
+                p->tuning.c2r_column_bytes,
+                c2r_short(p, info.cols, info.elem_size) ? "" : ", columns in local memory",
+                info.num_stages, info.cols, info.rows);
         else
             add(&t, "sequence: %s%s\n", clipt_sequence_name(info.sequence),
                 info.sequence_forced ? " (forced)" : " (automatic)");

@@ -39,7 +39,8 @@
     X(c2r_column_bytes)  /* automatic plans take C2R for coprime sides     */  \
                          /* whose columns (rows * elem) are at most this   */  \
                          /* many bytes, else R2C if the rows are (1 =      */  \
-                         /* never)                                         */  \
+                         /* never; else also longer columns whose rows     */  \
+                         /* fit local memory: the split column pass)       */  \
     /* The cost model (src/cost.h): a stage's time is its launches plus    */  \
     /* the bytes it reads and writes at a share of the copy bandwidth that */  \
     /* depends on its kind and shape.  "permille" values are thousandths.  */  \

@@ -3,7 +3,9 @@
  * sides whose columns are at most 12288 bytes (and whose rows stay on
  * chip) gets C2R, else one whose rows are (and whose columns stay on
  * chip) gets R2C, bit-exact for every element size and every padding
- * policy, with no padding; a common factor, longer columns and rows, a
+ * policy, with no padding; longer columns and rows too, of 4- and 8-byte
+ * elements, when both sides are at least 1000 and one side fits local
+ * memory (the split column pass); a common factor, longer columns and rows, a
  * batch, the passes of an N-D permutation, a forced algorithm, sequence,
  * tile or tile rule, and the option c2r_column_bytes=1 keep the TPDS
  * sequences; the option can also turn C2R on; the default (PoCL) and the
@@ -137,15 +139,17 @@ static void test_coprime_short_rows(void **state)
 static void test_tpds_kept(void **state)
 {
     /* a common factor (C2R's third pass never won), columns and rows
-     * past 12288 bytes, the limit's first column and row over (3073 x 4,
-     * 1537 x 8, 800 x 16), single rows and columns (nothing moves), and
+     * past 12288 bytes and past local memory (12289 x 12301 fp32, 6151 x
+     * 6143 fp64), the limit's first column and row over with a side below
+     * 1000 (800 x 811 x 16) or elements of 16 bytes (1009 x 1013), single
+     * rows and columns (nothing moves), and
      * short columns (or rows) whose rows (columns) do not stay on chip
      * (48 KiB of local memory and a work-group's step of registers: 20480
      * fp32, 14336 fp64, 7168 16-byte elements): skinny shapes; and 1- and
      * 2-byte elements, with columns or rows short enough */
     static const size_t shapes[][3] = {
-        {1200, 1500, 4}, {96, 100, 8},    {4000, 3119, 4},  {3073, 3079, 4},
-        {1537, 1543, 8}, {1, 997, 4},     {997, 1, 8},      {800, 811, 16},
+        {1200, 1500, 4}, {96, 100, 8},    {12289, 12301, 4}, {6151, 6143, 8},
+        {1009, 1013, 16}, {1, 997, 4},    {997, 1, 8},      {800, 811, 16},
         {7, 1000003, 4}, {1000003, 7, 4}, {101, 40009, 4},  {40009, 101, 4},
         {5, 30011, 8},   {30011, 5, 8},   {3, 15013, 16},   {15013, 3, 16},
         {97, 101, 1},    {101, 97, 2},    {12301, 7, 1},    {7, 6151, 2}};
@@ -186,6 +190,41 @@ static void test_tpds_kept(void **state)
         assert_int_equal(mismatch, 0);
     }
     clipt_context_release(c);
+}
+
+/* Both sides' lines past the limit, one side in local memory: the split
+ * column pass, C2R or R2C by the shorter columns, exact (the two smallest
+ * run, AUTO and NONE; the rest planned). */
+static void test_split_columns(void **state)
+{
+    static const size_t c2r[][3] = {{1543, 1549, 8}, {4000, 9001, 4}, {20011, 2999, 8}};
+    static const size_t r2c[][3] = {{3079, 3073, 4}, {9001, 4000, 4}, {2999, 20011, 8}};
+    static char text[16384];
+    test_env gpu = *TEST_ENV(state);
+    gpu.ctx = test_context_gpu_like(TEST_ENV(state), H100);
+    for (int inverse = 0; inverse < 2; inverse++)
+        for (size_t i = 0; i < COUNT(c2r); i++) {
+            const size_t *s = inverse ? r2c[i] : c2r[i];
+            for (size_t k = 0; k < COUNT(paddings); k++) {
+                const clipt_plan_options o = options(paddings[k]);
+                size_t buffer = 0, mismatch = 0;
+                assert_int_equal(algorithm_of(gpu.ctx, s[0], s[1], s[2], &o, &buffer),
+                                 inverse ? CLIPT_ALGORITHM_R2C : CLIPT_ALGORITHM_C2R);
+                assert_int_equal(buffer, s[0] * s[1] * s[2]);
+                if (i > 0 || k > 1)
+                    continue;
+                assert_status(test_run_transpose(&gpu, s[0], s[1], s[2], s[2], &o, &mismatch,
+                                                 text, sizeof text),
+                              CLIPT_SUCCESS);
+                assert_int_equal(mismatch, 0);
+                if (!strstr(text, inverse ? "more than c2r_column_bytes=12288, columns in "
+                                            "local memory): 2 passes"
+                                          : "more than c2r_column_bytes=12288, rows in local "
+                                            "memory): 2 passes"))
+                    fail_msg("%zu x %zu: not the split rule:\n%s", s[0], s[1], text);
+            }
+        }
+    clipt_context_release(gpu.ctx);
 }
 
 /* The option turns C2R off (above) and on: a long-column shape with the
@@ -302,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_coprime_short_columns),
         cmocka_unit_test(test_coprime_short_rows),
         cmocka_unit_test(test_tpds_kept),
+        cmocka_unit_test(test_split_columns),
         cmocka_unit_test(test_option_raises_the_limit),
         cmocka_unit_test(test_batches_and_permutations),
         cmocka_unit_test(test_other_profiles_never),
