@@ -406,6 +406,7 @@ typedef struct clipt_plan_options {
     unsigned model_rows_elem;   /* pad/unpad: the same                     */
     unsigned model_wait_ps;     /* pad/unpad: ps per flag waited for       */
     unsigned model_slow_eff;    /* fallback families: permille of copy     */
+    unsigned model_c2r_eff;     /* C2R/R2C: permille of copy per pass      */
     clipt_algorithm algorithm; /* algorithm family, AUTO = the plan's choice */
     unsigned reserved[1];     /* must stay zero                              */
 } clipt_plan_options;

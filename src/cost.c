@@ -161,6 +161,8 @@ static clipt_cost_kind kind_of(clipt_kernel_family family, clipt_stage_op op)
         return CLIPT_COST_MOVE;
     case CLIPT_FAMILY_ROWS:
         return op == CLIPT_OP_PAD ? CLIPT_COST_PAD : CLIPT_COST_UNPAD;
+    case CLIPT_FAMILY_C2R:
+        return CLIPT_COST_C2R;
     default:
         return CLIPT_COST_SLOW;
     }
@@ -176,7 +178,15 @@ void clipt_cost_features_of(const clipt_stage_spec *sp, clipt_kernel_family fami
     f->bytes = 2.0 * (double)elem *
                (rows ? (double)sp->instances * (double)sp->a : (double)clipt_spec_region_elems(sp));
     /* walks save heads first; padding and the flag families zero flags */
-    f->launches = f->kind == CLIPT_COST_TILES ? 1 : 2;
+    f->launches = f->kind == CLIPT_COST_TILES || f->kind == CLIPT_COST_C2R ? 1 : 2;
+    /* a C2R column shuffle too tall for local memory: two passes, three
+     * launches (the reflection, the heads saved, the walk) */
+    if (f->kind == CLIPT_COST_C2R &&
+        (sp->op == CLIPT_OP_SHUFFLE_COLUMNS || sp->op == CLIPT_OP_UNSHUFFLE_COLUMNS) &&
+        !clipt_c2r_columns_on_chip(sp->a, sp->b, elem, env->local_bytes)) {
+        f->bytes *= 2;
+        f->launches = 3;
+    }
     f->sector_eff = 1;
     f->run_bytes = 0;
     f->step_bytes = COST_REFERENCE_STEP_BYTES;
@@ -253,6 +263,11 @@ double clipt_cost_seconds(const clipt_cost_features *f, const clipt_tuning *t)
     case CLIPT_COST_UNPAD:
         cost = 1 / permille(f->kind == CLIPT_COST_PAD ? t->model_pad_eff : t->model_unpad_eff) +
                permille(t->model_rows_elem) * (per_elem - 1);
+        break;
+    case CLIPT_COST_C2R:
+        /* work per element as the tiles': fp64 passes ran at 0.85-0.9 of
+         * the fp32 ones' time per byte on the H100 */
+        cost = 1 / permille(t->model_c2r_eff) + permille(t->model_tiles_elem) * (per_elem - 1);
         break;
     default:
         cost = 1 / permille(t->model_slow_eff);

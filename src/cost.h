@@ -33,7 +33,11 @@
  *     rows' shift spans chunks (what unpadding waited for until df7e971;
  *     the kernels now wait for one or two a chunk, but pricing them so was
  *     not shown to choose better: docs/performance.md, "Not kept either");
- *   the fallback families (PTTWAC, slices, fused 4.3): 1e6 / model_slow_eff.
+ *   the fallback families (PTTWAC, slices, fused 4.3): 1e6 / model_slow_eff;
+ *   C2R's passes (c2r.cl): 1e6 / model_c2r_eff + model_tiles_elem *
+ *     (4 / elem - 1) a pass, a column shuffle whose column blocks local
+ *     memory cannot hold being two (the reflection and the row walk, three
+ *     launches).
  * The values are fitted per device from per-stage timings
  * (tuning/fit_model.py; tuning/README.md). */
 #ifndef CLIPT_COST_H
@@ -57,7 +61,8 @@ typedef enum clipt_cost_kind {
     CLIPT_COST_MOVE = 2,
     CLIPT_COST_PAD = 3,
     CLIPT_COST_UNPAD = 4,
-    CLIPT_COST_SLOW = 5
+    CLIPT_COST_SLOW = 5,
+    CLIPT_COST_C2R = 6
 } clipt_cost_kind;
 
 /* A stage as the model sees it (also what tuning/model_calib prints). */

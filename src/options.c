@@ -73,7 +73,8 @@ clipt_status clipt_check_options(const clipt_plan_options *o,
     if (o->wide_bytes && (!is_pow2(o->wide_bytes) || o->wide_bytes > 16))
         return CLIPT_ERROR_INVALID_OPTION;
     if (o->model_tiles_eff > 4000 || o->model_move_eff > 4000 || o->model_pad_eff > 4000 ||
-        o->model_unpad_eff > 4000 || o->model_slow_eff > 4000 || o->model_tiles_elem > 1u << 20 ||
+        o->model_unpad_eff > 4000 || o->model_slow_eff > 4000 || o->model_c2r_eff > 4000 ||
+        o->model_tiles_elem > 1u << 20 ||
         o->model_tiles_small > 1u << 20 ||
         o->model_move_sector + o->model_move_step > 1000 || o->model_rows_elem > 1u << 20 ||
         o->model_copy_gbs > 1u << 24 || o->model_launch_ns > 1u << 30 ||

@@ -100,6 +100,12 @@ int clipt_c2r_indexable(uint64_t rows, uint64_t cols, size_t elem)
                UINT32_MAX;
 }
 
+int clipt_c2r_columns_on_chip(uint64_t rows, uint64_t cols, size_t elem, size_t local_bytes)
+{
+    const uint64_t sector = 32 / elem > 1 ? 32 / elem : 1;
+    return rows * (sector < cols ? sector : cols) * elem <= local_bytes;
+}
+
 int clipt_c2r_row_on_chip(uint64_t length, size_t elem, size_t local_words)
 {
     return length <= local_words + (uint64_t)CLIPT_C2R_GLOBAL_GROUP_SIZE * CLIPT_C2R_BATCH_OF(elem);

@@ -111,6 +111,12 @@ unsigned clipt_c2r_specs(uint64_t batch, uint64_t rows, uint64_t cols, int inver
  * (c2r_rows_local, c2r_rows_regs).  Past that a row goes through global
  * scratch, several times slower than the TPDS plans: the automatic choice
  * asks it. */
+/* Whether C2R's column pass of a rows x cols view keeps a block of columns
+ * (down to one 32-byte sector of a row, or the whole row) in local_bytes
+ * of local memory; else the column shuffle is split in two passes
+ * (stage_c2r_split.c). */
+int clipt_c2r_columns_on_chip(uint64_t rows, uint64_t cols, size_t elem, size_t local_bytes);
+
 int clipt_c2r_row_on_chip(uint64_t length, size_t elem, size_t local_words);
 
 /* Whether C2R's kernels can index a rows x cols matrix of elem-byte

@@ -61,7 +61,9 @@
     X(model_unpad_eff)   /* unpadding: the same                            */  \
     X(model_rows_elem)   /* pad/unpad: the same                            */  \
     X(model_wait_ps)     /* pad/unpad: ps per flag a chunk waits for       */  \
-    X(model_slow_eff)    /* PTTWAC, slices, fused 4.3: permille of copy    */
+    X(model_slow_eff)    /* PTTWAC, slices, fused 4.3: permille of copy    */  \
+    X(model_c2r_eff)     /* C2R/R2C: permille of copy per pass (a split    */  \
+                         /* column shuffle is two)                         */
 
 /* The values of kernel_style. */
 #define CLIPT_KERNEL_STYLE_GROUPS 1

@@ -30,13 +30,13 @@ static const clipt_tuning gpu_model = {
     .model_tiles_elem = 200, .model_move_eff = 750, .model_move_sector = 600,
     .model_move_step = 150, .model_run_bytes = 64, .model_pad_eff = 700,
     .model_unpad_eff = 700, .model_rows_elem = 200, .model_wait_ps = 600,
-    .model_slow_eff = 100};
+    .model_slow_eff = 100, .model_c2r_eff = 600};
 static const clipt_tuning cpu_model = {
     .model_copy_gbs = 20, .model_launch_ns = 20000, .model_tiles_eff = 500,
     .model_tiles_elem = 200, .model_move_eff = 300, .model_move_sector = 1,
     .model_move_step = 300, .model_run_bytes = 1, .model_pad_eff = 500,
     .model_unpad_eff = 500, .model_rows_elem = 200, .model_wait_ps = 1000,
-    .model_slow_eff = 100};
+    .model_slow_eff = 100, .model_c2r_eff = 100};
 
 static void derive_defaults(clipt_device_profile *p)
 {

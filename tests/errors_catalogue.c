@@ -128,6 +128,8 @@ bad_input catalogue[] = {
     ROW("bad_option_model_tiles_small", "clipt_plan_create",
         "model_tiles_small 2^20 + 1 (above 2^20)", CLIPT_ERROR_INVALID_OPTION, run_plan_case,
         OPTS(.model_tiles_small = (1u << 20) + 1)),
+    ROW("bad_option_model_c2r_eff", "clipt_plan_create", "model_c2r_eff 4001 (above 4000)",
+        CLIPT_ERROR_INVALID_OPTION, run_plan_case, OPTS(.model_c2r_eff = 4001)),
     ROW("bad_option_tile_m", "clipt_plan_create",
         "tile_m 7 does not divide 64 rows (padding NONE)", CLIPT_ERROR_INCOMPATIBLE_OPTIONS,
         run_plan_case, OPTS(.tile_m = 7, .padding = CLIPT_PADDING_NONE)),

@@ -258,6 +258,42 @@ static void test_passes(void **state)
     }
 }
 
+/* C2R's passes: 1 / model_c2r_eff of a copy each (the tiles' element term
+ * for other sizes), one launch; a column shuffle whose column blocks local
+ * memory cannot hold (3000 rows x one 32-byte sector of fp32: 96 KB) is
+ * two passes in three launches, one that fits (1000 rows: 32 KB) one. */
+static void test_c2r_passes(void **state)
+{
+    clipt_device_profile p;
+    clipt_cost_env env;
+    (void)state;
+    h100_profile(&p);
+    env = clipt_cost_env_of(&p);
+    assert_int_equal(p.tuning.model_c2r_eff, 650);
+    for (size_t elem = 4; elem <= 8; elem *= 2) {
+        const clipt_stage_spec rows = {CLIPT_OP_SHUFFLE_ROWS, "rows", 1, 3000, 4001, 1, 0, 0, 0};
+        const clipt_stage_spec tall = {CLIPT_OP_SHUFFLE_COLUMNS, "c", 1, 3000, 4001, 1, 0, 0, 0};
+        const clipt_stage_spec r2c = {CLIPT_OP_UNSHUFFLE_COLUMNS, "c", 1, 3000, 4001, 1, 0, 0, 0};
+        const clipt_stage_spec low = {CLIPT_OP_SHUFFLE_COLUMNS, "c", 1, 1000, 4001, 1, 0, 0, 0};
+        const double launch = p.tuning.model_launch_ns * 1e-9;
+        const double per_pass = 1000.0 / p.tuning.model_c2r_eff +
+                                p.tuning.model_tiles_elem / 1000.0 * (4.0 / elem - 1);
+        const double copy = 2.0 * 3000 * 4001 * elem / (p.tuning.model_copy_gbs * 1e9);
+        clipt_cost_features f;
+        clipt_cost_features_of(&rows, CLIPT_FAMILY_C2R, elem, &p.tuning, &env, &f);
+        assert_int_equal(f.kind, CLIPT_COST_C2R);
+        assert_true(fabs(clipt_cost_seconds(&f, &p.tuning) - (launch + copy * per_pass)) < 1e-12);
+        clipt_cost_features_of(&tall, CLIPT_FAMILY_C2R, elem, &p.tuning, &env, &f);
+        assert_true(fabs(clipt_cost_seconds(&f, &p.tuning) - (3 * launch + 2 * copy * per_pass)) <
+                    1e-12);
+        clipt_cost_features_of(&r2c, CLIPT_FAMILY_C2R, elem, &p.tuning, &env, &f);
+        assert_int_equal(f.launches, 3);
+        clipt_cost_features_of(&low, CLIPT_FAMILY_C2R, elem, &p.tuning, &env, &f);
+        assert_int_equal(f.launches, 1);
+        assert_true(fabs(f.bytes - 2.0 * 1000 * 4001 * elem) < 1);
+    }
+}
+
 /* A staged layout's price is the sum of its stages'; an unknown sequence
  * has none. */
 static void test_staged_sum(void **state)
@@ -361,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_walk_refused),
         cmocka_unit_test(test_words_padding),
         cmocka_unit_test(test_passes),
+        cmocka_unit_test(test_c2r_passes),
         cmocka_unit_test(test_staged_sum),
         cmocka_unit_test(test_model_choices),
     };

@@ -177,7 +177,8 @@ DEFAULTS = {"model_tiles_eff": 850, "model_tiles_elem": 200, "model_tiles_small"
             "model_move_eff": 750,
             "model_move_sector": 600, "model_move_step": 150, "model_pad_eff": 700,
             "model_unpad_eff": 700, "model_rows_elem": 200, "model_wait_ps": 600,
-            "model_launch_ns": 5000, "model_slow_eff": 100, "model_run_bytes": 64}
+            "model_launch_ns": 5000, "model_slow_eff": 100, "model_run_bytes": 64,
+            "model_c2r_eff": 600}
 
 
 def values_of(c, used, copy, keep):
@@ -229,6 +230,8 @@ def predict(s, v):
                 mq * 16 / s["step"]) * 1000 / v["model_move_eff"]
     elif k in ("pad", "unpad"):
         cost = 1000 / v["model_%s_eff" % k] + v["model_rows_elem"] / 1000 * (per_elem - 1)
+    elif k == "c2r":
+        cost = 1000 / v["model_c2r_eff"] + v["model_tiles_elem"] / 1000 * (per_elem - 1)
     else:
         cost = 1000 / v["model_slow_eff"]
     cost = max(cost, 0.1)
@@ -313,7 +316,8 @@ def main(argv):
                                        "model_move_sector", "model_move_step",
                                        "model_run_bytes",
                                        "model_pad_eff", "model_unpad_eff", "model_rows_elem",
-                                       "model_wait_ps", "model_slow_eff"]) + "}")
+                                       "model_wait_ps", "model_slow_eff",
+                                       "model_c2r_eff"]) + "}")
 
 
 if __name__ == "__main__":

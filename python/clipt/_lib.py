@@ -24,7 +24,7 @@ c_char_p = ctypes.c_char_p
 _SPARE = 256
 # unsigned fields of clipt_plan_options between min_super and algorithm:
 # the tuning overrides and the cost model's values
-_TUNING_FIELDS = 30  # model_tiles_small joined the cost model's values
+_TUNING_FIELDS = 31  # model_c2r_eff joined the cost model's values
 
 
 class PlanOptions(ctypes.Structure):
