@@ -180,7 +180,9 @@ void clipt_cost_features_of(const clipt_stage_spec *sp, clipt_kernel_family fami
     /* walks save heads first; padding and the flag families zero flags */
     f->launches = f->kind == CLIPT_COST_TILES || f->kind == CLIPT_COST_C2R ? 1 : 2;
     /* a C2R column shuffle too tall for local memory: two passes, three
-     * launches (the reflection, the heads saved, the walk) */
+     * launches (the reflection, the heads saved, the walk; or one launch
+     * through scratch, for blocks up to half again as large as local
+     * memory, about as slow) */
     if (f->kind == CLIPT_COST_C2R &&
         (sp->op == CLIPT_OP_SHUFFLE_COLUMNS || sp->op == CLIPT_OP_UNSHUFFLE_COLUMNS) &&
         !clipt_c2r_columns_on_chip(sp->a, sp->b, elem, env->local_bytes)) {

@@ -78,14 +78,31 @@ static const int columns_variants[] = {COLUMNS_LOCAL, COLUMNS_SPLIT, COLUMNS_GLO
 static const int columns_split_first[] = {COLUMNS_SPLIT, COLUMNS_LOCAL, COLUMNS_GLOBAL, -1};
 static const int columns_no_split[] = {COLUMNS_LOCAL, COLUMNS_GLOBAL, -1};
 
+static int split_forced(void)
+{
+    const char *v = getenv("CLIPT_C2R_COLUMNS");
+    return v && strcmp(v, "split") == 0;
+}
+
 static const int *columns_order(void)
 {
     const char *v = getenv("CLIPT_C2R_COLUMNS");
-    if (v && strcmp(v, "split") == 0)
+    if (split_forced())
         return columns_split_first;
     if (v && strcmp(v, "scratch") == 0)
         return columns_no_split;
     return columns_variants;
+}
+
+/* The split form pays two passes over the matrix, the scratch form two
+ * more transfers of each block's part past local memory: with blocks (one
+ * 32-byte sector wide) up to half again as large as local memory the
+ * scratch form was the faster on the H100 (the split at 0.75-0.97 of its
+ * speed on 14 shapes, 1.09-1.27 on the 10 past that; docs/performance.md,
+ * "The column shuffle split"). */
+static int split_pays(const clipt_stage_spec *sp, size_t elem, size_t usable)
+{
+    return !clipt_c2r_columns_on_chip(sp->a, sp->b, elem, usable + usable / 2);
 }
 
 /* Work-items of a work-group: units in local memory leave room for
@@ -218,6 +235,8 @@ static clipt_status make_variant(clipt_context c, size_t elem, const clipt_tunin
         unsigned width;
         clipt_status status;
         if (*v == COLUMNS_SPLIT) {
+            if (!split_forced() && !split_pays(sp, elem, clipt_local_budget(&c->profile, 0)))
+                continue;
             status = prepare_split(c, elem, t, st);
             if (status != CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS)
                 return status;

@@ -367,11 +367,10 @@ static void test_plan_cases(void **state)
  * rest fits the registers (12007 > 8192 in Oclgrind's 32 KiB), one whose
  * rest does not (through scratch) and the column blocks; then R2C (its
  * passes on the transposed view: the unrotation streamed from the bottom,
- * a long row, tall column blocks, a row's rest in registers); the column
- * blocks of 1500 x 5 x 16 are past Oclgrind's local memory and take the
- * split form (a reflection and a row walk, its one fixed point among the
- * pairs), which CLIPT_C2R_COLUMNS=split (the last field) also forces on
- * the last three: C2R, R2C, and gcd > 1 in the GPU style. */
+ * a long row, tall column blocks, a row's rest in registers); the last
+ * three force the split column shuffle (a reflection and a row walk) with
+ * CLIPT_C2R_COLUMNS=split (the last field): C2R, R2C (64 rows: a fixed
+ * point among each even column's pairs), and gcd > 1 in the GPU style. */
 static const size_t c2r_cases[][6] = {
     {60, 42, 4, 0, 0, 0},   {97, 101, 16, 0, 0, 0}, {3, 20011, 2, 0, 0, 0},
     {12000, 5, 1, 0, 0, 0}, {60, 42, 8, 1, 0, 0},   {3, 12007, 4, 1, 0, 0},

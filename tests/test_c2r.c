@@ -323,6 +323,25 @@ static void test_split(void **state)
     clipt_context_release(small);
 }
 
+/* Without the knob, with 16 KiB of local memory: column blocks (one
+ * 32-byte sector of fp32 rows) up to half again as large as local memory
+ * go through scratch (701 rows: 22432 bytes), larger ones split (901
+ * rows: 28832); both exact. */
+static void test_split_or_scratch(void **state)
+{
+    test_env small = *TEST_ENV(state);
+    char kernels[256];
+    small.ctx = test_context_limited(TEST_ENV(state), 16384);
+    assert_int_equal(stage_kernels(small.ctx, 701, 1001, 4, kernels, sizeof kernels), 2);
+    assert_string_equal(kernels, "c2r_rows_local c2r_columns_global ");
+    assert_int_equal(stage_kernels(small.ctx, 901, 1001, 4, kernels, sizeof kernels), 2);
+    assert_string_equal(kernels, "c2r_rows_local c2r_reflect + c2r_save_heads + "
+                                 "c2r_walk_rows ");
+    run_c2r(&small, 701, 1001, 4, 0);
+    run_c2r(&small, 901, 1001, 4, 4);
+    clipt_context_release(small.ctx);
+}
+
 /* The walk's table: every segment's rows follow the permutation (row t+1
  * is what row t reads), a segment's last row reads the next segment's
  * first (its own first for a whole cycle), each moving row listed once,
@@ -411,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_scratch_knob),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_split),
+        cmocka_unit_test(test_split_or_scratch),
         cmocka_unit_test(test_walk_table),
     };
     test_apply_filter();
