@@ -21,7 +21,8 @@
  * period of M columns, so that j mod M = c0 + jj) and `height` of the
  * strip's pairs.  Column j pairs row e_j + k with (c_j - e_j - k) mod M
  * for k < floor(M/2), with c_j = j mod M and e_j = floor(c_j / 2) + 1:
- * every pair once (and fixed points, which a swap leaves as they are).
+ * every pair once (and at most one fixed point, 2x = j mod M, left out of
+ * the swaps and of the partner window).
  * Across the strip e_j grows by one every second column, so the unit's
  * first members lie in a window of height + delta rows and their partners
  * in one of height + eps rows (delta + eps = w - 1): both windows are read
@@ -53,8 +54,8 @@
 
 /* Columns of a strip: one 128-byte line. */
 #define C2R_LINE (128u / (uint)sizeof(elem_t) > 1u ? 128u / (uint)sizeof(elem_t) : 1u)
-/* A segment with no saved row (host_shared.h's value). */
-#define C2R_NO_SLOT 0xffffffffu
+/* A segment with no saved row (host_shared.h). */
+#define C2R_NO_SLOT CLIPT_C2R_NO_SLOT
 
 /* Rows `first`, `first + step`, ... of one column read into two local
  * windows, row r of a window from matrix row (start + r) mod M, 2 x

@@ -16,4 +16,8 @@
  * host counts when it sizes work-groups before building the kernel. */
 #define CLIPT_SHIFT100_WORKER_STATE_BYTES (3 * 8 + 2 * 4)
 
+/* c2r_columns.h: a walk segment's slot when it saves no row (a whole
+ * cycle; src/c2r_walk.c writes it). */
+#define CLIPT_C2R_NO_SLOT 0xffffffffu
+
 #endif

@@ -6,6 +6,7 @@
 #define CLIPT_C2R_WALK_H
 
 #include "clipt.h"
+#include "host_shared.h" /* CLIPT_C2R_NO_SLOT, in the kernels' words */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,9 +14,6 @@
 /* Rows a walk table is made for at most: the host lists every row
  * (about 9 bytes of host memory a row while it does). */
 #define CLIPT_C2R_WALK_MAX_ROWS ((uint64_t)1 << 24)
-
-/* A segment with no saved row (cl/c2r_columns.h's C2R_NO_SLOT). */
-#define CLIPT_C2R_NO_SLOT 0xffffffffu
 
 typedef struct clipt_c2r_walk {
     uint32_t *table;  /* segments x {first, length, own slot, tail slot},
