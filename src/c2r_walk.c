@@ -15,14 +15,20 @@ static uint64_t shuffle_rows(uint64_t rows, uint64_t cols, uint64_t a, uint64_t 
     return ((i * (cols % rows)) % rows + rows - i / a) % rows;
 }
 
+/* pi(i) = (M - q(i)) mod M: the row a forward walk step at row i reads. */
+static uint64_t walk_pi(uint64_t rows, uint64_t cols, uint64_t a, uint64_t i)
+{
+    return (rows - shuffle_rows(rows, cols, a, i)) % rows;
+}
+
 uint64_t clipt_c2r_walk_source(uint64_t rows, uint64_t cols, int inverse, uint64_t i)
 {
     const uint64_t a = rows / clipt_gcd64(rows, cols);
     uint64_t x;
     if (!inverse)
-        return (rows - shuffle_rows(rows, cols, a, i)) % rows;
+        return walk_pi(rows, cols, a, i);
     for (x = 0; x < rows; x++) /* the tests' oracle only: O(M) */
-        if ((rows - shuffle_rows(rows, cols, a, x)) % rows == i)
+        if (walk_pi(rows, cols, a, x) == i)
             return x;
     return rows;
 }
@@ -36,7 +42,7 @@ static uint32_t *walk_sources(uint64_t rows, uint64_t cols, int inverse)
     if (!next)
         return NULL;
     for (i = 0; i < rows; i++) {
-        const uint32_t pi = (uint32_t)((rows - shuffle_rows(rows, cols, a, i)) % rows);
+        const uint32_t pi = (uint32_t)walk_pi(rows, cols, a, i);
         if (inverse)
             next[pi] = (uint32_t)i;
         else

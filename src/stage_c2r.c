@@ -166,12 +166,12 @@ static int streams(const clipt_stage_spec *sp, size_t elem, size_t usable)
 static unsigned column_width(const clipt_stage_spec *sp, size_t elem, size_t usable)
 {
     const uint64_t line = 128 / elem > 1 ? 128 / elem : 1;
-    const uint64_t sector = 32 / elem > 1 ? 32 / elem : 1;
-    uint64_t w = line < sp->b ? line : sp->b;
+    const uint64_t w = line < sp->b ? line : sp->b;
     const uint64_t fit = usable / (sp->a * elem);
-    if (w > fit)
-        w = fit;
-    return w >= sector || w == sp->b ? (unsigned)w : 0;
+    /* the cost model asks the same (clipt_c2r_columns_on_chip) */
+    if (!clipt_c2r_columns_on_chip(sp->a, sp->b, elem, usable))
+        return 0;
+    return (unsigned)(w < fit ? w : fit);
 }
 
 /* Whether `variant` takes the stage's unit with `usable` bytes of local
