@@ -292,11 +292,22 @@ static clipt_tuning tuning_of(const clipt_tuning *base, const tweaks *w)
 }
 
 /* Whether case `index` of kind `kind` ('s' stage, 'p' plan, 'c' C2R plan)
- * runs: all of them, or the one $CLIPT_OCLGRIND_CASE names ("s5", "p3"). */
+ * runs: the one $CLIPT_OCLGRIND_CASE names ("s5", "p3"), else those of the
+ * shard $CLIPT_OCLGRIND_SHARD names ("K/N": every N-th case of each kind,
+ * from the K-th, so that N simulator runs share the cases), else all. */
 static int selected(char kind, size_t index)
 {
     const char *only = getenv("CLIPT_OCLGRIND_CASE");
-    return !only || !*only || (only[0] == kind && (size_t)atoi(only + 1) == index);
+    const char *shard = getenv("CLIPT_OCLGRIND_SHARD");
+    unsigned k, n;
+    if (only && *only)
+        return only[0] == kind && (size_t)atoi(only + 1) == index;
+    if (shard && *shard) {
+        if (sscanf(shard, "%u/%u", &k, &n) != 2 || n == 0 || k >= n)
+            fail_msg("CLIPT_OCLGRIND_SHARD=%s: expected K/N with K < N", shard);
+        return index % n == k;
+    }
+    return 1;
 }
 
 static void test_stage_cases(void **state)
