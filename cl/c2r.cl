@@ -67,6 +67,11 @@
  *   ELEM_TYPE   the element type moved (clipt_kernel.h);
  *   C2R_BATCH   elements a work-item loads before it stores (1..16);
  *   C2R_INVERSE 1 for R2C's passes, 0 for C2R's;
+ *   C2R_PACK    elements per 32-bit word (1, or 4 bytes / element for 1-
+ *               and 2-byte elements): c2r_rows_local then reads and writes
+ *               each row's body as 32-bit words (the few elements before
+ *               its first aligned word and after its last move alone);
+ *               needs little-endian words (__ENDIAN_LITTLE__, every GPU);
  *   C2R_WALK    rows of a cycle segment at most (c2r_columns.h).
  */
 #include "clipt_kernel.h"
@@ -76,6 +81,14 @@
 #endif
 #ifndef C2R_INVERSE
 #define C2R_INVERSE 0
+#endif
+#ifndef C2R_PACK
+#define C2R_PACK 1
+#endif
+#if C2R_PACK > 1 && defined(__ENDIAN_LITTLE__)
+#define C2R_PACKED 1
+#else
+#define C2R_PACKED 0
 #endif
 
 /* What the column kernels do (argument `kind`): the rotation or the
@@ -202,6 +215,24 @@ static inline uint c2r_unpermute(uint x, uint b_inv, const c2r_divisors *d)
 #define C2R_ROW_SCATTER(i, i_mod_g, k) c2r_row_destination(i, k, &d, rows_mod_cols, div_cols)
 #endif
 
+/* With gcd(rows, cols) = 1 the row passes' gather index is linear in the
+ * column: l = 0 and b = cols above, so the source of k + 1 is k's plus
+ * a_inv (C2R), and the destination of j + 1 is j's plus rows mod cols
+ * (R2C's gather), modulo cols.  The row kernels then step a work-item's
+ * index along its elements instead of dividing four times per element:
+ * the 1- and 2-byte row passes were bound by that arithmetic. */
+#if C2R_INVERSE
+#define C2R_ROW_STEP rows_mod_cols
+#else
+#define C2R_ROW_STEP a_inv
+#endif
+
+/* (step * n) mod m: the index's advance over n elements. */
+static inline uint c2r_advance(uint step, uint n, uint m)
+{
+    return (uint)(((ulong)step * n) % m);
+}
+
 /* Column passes, gather form: the row of column j that lands in row i
  * (cols_mod_rows = cols mod rows; b_inv for the unshuffle). */
 static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_rows,
@@ -238,9 +269,10 @@ static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_ro
 /* Steps of C2R_BATCH elements over `count` elements, work-item `lid` of
  * `lsz`: LOADS runs for every element of the step first, then STORES
  * (v[b] is element b's value). */
-#define C2R_BATCHED(count, LOADS, STORES)                                      \
+#define C2R_BATCHED(count, LOADS, STORES) C2R_BATCHED_AS(elem_t, count, LOADS, STORES)
+#define C2R_BATCHED_AS(type, count, LOADS, STORES)                             \
     for (uint k0 = lid; k0 < (count); k0 += lsz * C2R_BATCH) {                 \
-        elem_t v[C2R_BATCH];                                                   \
+        type v[C2R_BATCH];                                                     \
         C2R_EACH(count, LOADS)                                                 \
         C2R_EACH(count, STORES)                                                \
     }
@@ -253,6 +285,7 @@ static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_ro
     const c2r_divisors d = {div_g, div_b, div_rows, div_a, div_width};         \
     const ulong units = instances * rows;                                      \
     const uint rows_mod_cols = rows % cols;                                    \
+    const uint stride = c2r_advance(C2R_ROW_STEP, lsz, cols);                  \
     for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) { \
         __global elem_t *row = buf + offset + unit * cols;                     \
         const uint i = (uint)(unit % rows);                                    \
@@ -261,8 +294,14 @@ static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_ro
         (void)rows_mod_cols; /* nor the shuffle's */                           \
         C2R_BATCHED(cols, v[b] = row[k];, TMP_STORE(k, v[b]);)                 \
         barrier(FENCE);                                                        \
-        C2R_BATCHED(cols, v[b] = TMP_LOAD(C2R_ROW_GATHER(i, i_mod_g, k));, \
-                    row[k] = v[b];)                                            \
+        if (div_g.w == 1u) { /* the index stepped (C2R_ROW_STEP) */           \
+            uint s = lid < cols ? C2R_ROW_GATHER(i, i_mod_g, lid) : 0u;        \
+            C2R_BATCHED(cols, v[b] = TMP_LOAD(s); s = c2r_wrap(s + stride, cols);, \
+                        row[k] = v[b];)                                        \
+        } else {                                                               \
+            C2R_BATCHED(cols, v[b] = TMP_LOAD(C2R_ROW_GATHER(i, i_mod_g, k));, \
+                        row[k] = v[b];)                                        \
+        }                                                                      \
         barrier(FENCE);                                                        \
     }
 
@@ -345,12 +384,83 @@ static inline uint c2r_column_source(uint kind, uint i, uint j, uint cols_mod_ro
         slot[(k) - in_local] = (x)
 #define C2R_FENCE_BOTH (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 
-/* Row shuffle or unshuffle with the row in local memory (cols elements). */
+#if C2R_PACKED
+/* Element e of a row's edges (e < cols - words * C2R_PACK): the `head`
+ * elements before its first aligned word, then those after its body. */
+static inline uint c2r_edge(uint e, uint head, uint body_end)
+{
+    return e < head ? e : body_end + (e - head);
+}
+
+/* A word's C2R_PACK elements, the first lowest, into tmp from `at` on. */
+static inline void c2r_unpack(__local elem_t *tmp, uint at, uint v)
+{
+    _Pragma("unroll") for (uint x = 0; x < C2R_PACK; x++)
+        tmp[at + x] = (elem_t)(v >> (x * 8u * (uint)sizeof(elem_t)));
+}
+
+/* A word of the elements of tmp at s, s + step, ... (mod cols). */
+static inline uint c2r_pack_run(__local const elem_t *tmp, uint s, uint step, uint cols)
+{
+    uint v = 0;
+    _Pragma("unroll") for (uint x = 0; x < C2R_PACK; x++) {
+        v |= (uint)tmp[s] << (x * 8u * (uint)sizeof(elem_t));
+        s = c2r_wrap(s + step, cols);
+    }
+    return v;
+}
+#endif
+
+/* Row shuffle or unshuffle with the row in local memory (cols elements);
+ * with C2R_PACKED the row's body moves in 32-bit words. */
 C2R_KERNEL(c2r_rows_local) __local elem_t *tmp)
 {
     (void)kind;
     (void)div_last;
+#if C2R_PACKED
+    const uint lid = (uint)get_local_id(0);
+    const uint lsz = (uint)get_local_size(0);
+    const c2r_divisors d = {div_g, div_b, div_rows, div_a, div_width};
+    const ulong units = instances * rows;
+    const uint rows_mod_cols = rows % cols;
+    const uint step = c2r_advance(C2R_ROW_STEP, 1, cols);
+    const uint stride = c2r_advance(C2R_ROW_STEP, lsz * C2R_PACK, cols);
+    for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
+        const ulong at = offset + unit * cols;
+        __global elem_t *row = buf + at;
+        const uint i = (uint)(unit % rows);
+        const uint i_mod_g = i % div_g.w;
+        const uint head = min((uint)((C2R_PACK - (at & (C2R_PACK - 1))) & (C2R_PACK - 1)), cols);
+        const uint words = (cols - head) / C2R_PACK;
+        const uint body_end = head + words * C2R_PACK, edges = cols - words * C2R_PACK;
+        __global uint *body = (__global uint *)(row + head);
+        (void)i_mod_g; /* not the unshuffle's */
+        (void)rows_mod_cols; /* nor the shuffle's */
+        for (uint e = lid; e < edges; e += lsz) {
+            const uint k = c2r_edge(e, head, body_end);
+            tmp[k] = row[k];
+        }
+        C2R_BATCHED_AS(uint, words, v[b] = body[k];, c2r_unpack(tmp, head + k * C2R_PACK, v[b]);)
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint e = lid; e < edges; e += lsz) {
+            const uint k = c2r_edge(e, head, body_end);
+            row[k] = tmp[C2R_ROW_GATHER(i, i_mod_g, k)];
+        }
+        if (div_g.w == 1u) { /* the index stepped (C2R_ROW_STEP) */
+            uint s = lid < words ? C2R_ROW_GATHER(i, i_mod_g, head + lid * C2R_PACK) : 0u;
+            C2R_BATCHED_AS(uint, words, v[b] = c2r_pack_run(tmp, s, step, cols);
+                           s = c2r_wrap(s + stride, cols);, body[k] = v[b];)
+        } else {
+            C2R_BATCHED_AS(uint, words, v[b] = 0u;
+                           _Pragma("unroll") for (uint x = 0; x < C2R_PACK; x++) v[b] |=
+                           (uint)tmp[C2R_ROW_GATHER(i, i_mod_g, head + k * C2R_PACK + x)]
+                           << (x * 8u * (uint)sizeof(elem_t));, body[k] = v[b];)
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#else
     C2R_ROWS_BODY(C2R_LOCAL_LOAD, C2R_LOCAL_STORE, CLK_LOCAL_MEM_FENCE)
+#endif
 }
 
 /* The same with the row's first in_local elements in local memory and the
