@@ -331,11 +331,11 @@ static int forced_padding(size_t dim, size_t f, int vector, const clipt_plan_opt
  * stay on chip (through global scratch a row pass made skinny shapes such
  * as 7 x 5762473 run at 0.1 % of copy against the TPDS plan's 29 %): C2R's
  * columns are the matrix's, R2C's its rows.  Elements of at least 4
- * bytes: C2R's kernels move one element per work-item step, no wider
- * words, and lost to the TPDS plans (whose small-element stages move
- * packed words) on 1-byte elements (27 of 27 general coprime shapes on the
- * H100: median 5.1 % of copy against 9.4 %) and mostly on 2-byte ones (9
- * of 12).  Only when nothing of the TPDS plan (algorithm, sequence, tiles,
+ * bytes: with short columns, 1- and 2-byte C2R lost to the TPDS plans
+ * (whose small-element stages move packed words: 27 of 27 1-byte general
+ * coprime shapes on the H100, median 5.1 % of copy against 9.4 %, and 9
+ * of 12 2-byte ones, before C2R's row pass moved packed words; not
+ * measured since).  Only when nothing of the TPDS plan (algorithm, sequence, tiles,
  * tile rule) is forced.  Longer columns, when the device takes C2R at all
  * (c2r_column_bytes > 1), go through the split column pass (a reflection
  * and a row walk, about 2.5-3.8 copies' time on the H100) if the row pass
@@ -343,9 +343,13 @@ static int forced_padding(size_t dim, size_t f, int vector, const clipt_plan_opt
  * fresh coprime fp32 shapes and 4 of 4 fp64 ones, where rows held partly
  * in registers lost 15 of 20 (docs/performance.md, "The column shuffle
  * split"); of C2R and R2C, the one with the shorter columns; only where it
- * was measured: 4- and 8-byte elements, both sides at least
+ * was measured: 2- to 16-byte elements, both sides at least
  * C2R_SPLIT_MIN_SIDE (no skinny shape, whose walk would move rows of a few
- * bytes).  Returns the algorithm, TPDS for none. */
+ * bytes).  There C2R/R2C beat the TPDS plan on 29 of 30 fresh 16-byte
+ * shapes (median 1.24x) and, since the row pass moves 2-byte rows in
+ * 32-bit words, on 25 of 30 2-byte ones (1.06x); 1-byte ones lost 29 of
+ * 30 (their column pass: 7.7 copies' time; docs/performance.md, "C2R for
+ * every element size").  Returns the algorithm, TPDS for none. */
 #define C2R_SPLIT_MIN_SIDE 1000
 static clipt_algorithm c2r_chosen(const clipt_device_profile *profile, size_t batch,
                                   size_t rows, size_t cols, size_t elem,
@@ -354,16 +358,15 @@ static clipt_algorithm c2r_chosen(const clipt_device_profile *profile, size_t ba
     const size_t most = t->c2r_column_bytes / elem, lm = local_words(profile, elem);
     if (o->algorithm != CLIPT_ALGORITHM_AUTO || o->sequence != CLIPT_SEQUENCE_AUTO ||
         o->tile_rule != CLIPT_TILE_RULE_AUTO || o->tile_m || o->tile_n || batch != 1 ||
-        rows < 2 || cols < 2 || elem < 4 || clipt_gcd(rows, cols) != 1)
+        rows < 2 || cols < 2 || elem < 2 || clipt_gcd(rows, cols) != 1)
         return CLIPT_ALGORITHM_TPDS;
-    if (rows <= most && clipt_c2r_row_on_chip(cols, elem, lm) &&
+    if (elem >= 4 && rows <= most && clipt_c2r_row_on_chip(cols, elem, lm) &&
         clipt_c2r_indexable(rows, cols, elem))
         return CLIPT_ALGORITHM_C2R;
-    if (cols <= most && clipt_c2r_row_on_chip(rows, elem, lm) &&
+    if (elem >= 4 && cols <= most && clipt_c2r_row_on_chip(rows, elem, lm) &&
         clipt_c2r_indexable(cols, rows, elem))
         return CLIPT_ALGORITHM_R2C;
-    if (t->c2r_column_bytes > 1 && (elem == 4 || elem == 8) && rows >= C2R_SPLIT_MIN_SIDE &&
-        cols >= C2R_SPLIT_MIN_SIDE) {
+    if (t->c2r_column_bytes > 1 && rows >= C2R_SPLIT_MIN_SIDE && cols >= C2R_SPLIT_MIN_SIDE) {
         const int c2r = cols <= lm && rows <= CLIPT_C2R_WALK_MAX_ROWS &&
                         clipt_c2r_indexable(rows, cols, elem);
         const int r2c = rows <= lm && cols <= CLIPT_C2R_WALK_MAX_ROWS &&

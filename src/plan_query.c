@@ -145,12 +145,19 @@ static void add_buffer_line(text *t, const clipt_plan_info *info)
             info->buffer_bytes, matrix, info->buffer_bytes - matrix);
 }
 
-/* Whether the automatic C2R's columns (R2C's rows) of `length` elements
- * were short enough for the tuning's c2r_column_bytes, or took the split
- * column pass as rows in local memory (src/choice.c). */
-static int c2r_short(clipt_plan p, size_t length, size_t elem)
+/* Whether `length` elements are within the tuning's c2r_column_bytes. */
+static int c2r_within(clipt_plan p, size_t length, size_t elem)
 {
     return length * elem <= p->tuning.c2r_column_bytes;
+}
+
+/* Whether the automatic C2R's columns (R2C's rows) of `length` elements
+ * were short enough for the tuning's c2r_column_bytes (elements of 4 bytes
+ * or more), or took the split column pass as rows in local memory
+ * (src/choice.c). */
+static int c2r_short(clipt_plan p, size_t length, size_t elem)
+{
+    return elem >= 4 && c2r_within(p, length, elem);
 }
 
 clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
@@ -182,7 +189,7 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
             add(&t, "algorithm: C2R (automatic: coprime sides, columns of %zu bytes, %s "
                     "c2r_column_bytes=%u%s): %u passes (row shuffle, column shuffle)\n",
                 info.rows * info.elem_size,
-                c2r_short(p, info.rows, info.elem_size) ? "at most" : "more than",
+                c2r_within(p, info.rows, info.elem_size) ? "at most" : "more than",
                 p->tuning.c2r_column_bytes,
                 c2r_short(p, info.rows, info.elem_size) ? "" : ", rows in local memory",
                 info.num_stages);
@@ -191,7 +198,7 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
                     "c2r_column_bytes=%u%s): %u passes (column unshuffle, row unshuffle, on "
                     "the %zu x %zu view)\n",
                 info.cols * info.elem_size,
-                c2r_short(p, info.cols, info.elem_size) ? "at most" : "more than",
+                c2r_within(p, info.cols, info.elem_size) ? "at most" : "more than",
                 p->tuning.c2r_column_bytes,
                 c2r_short(p, info.cols, info.elem_size) ? "" : ", columns in local memory",
                 info.num_stages, info.cols, info.rows);

@@ -140,19 +140,21 @@ static void test_tpds_kept(void **state)
 {
     /* a common factor (C2R's third pass never won), columns and rows
      * past 12288 bytes and past local memory (12289 x 12301 fp32, 6151 x
-     * 6143 fp64), the limit's first column and row over with a side below
-     * 1000 (800 x 811 x 16) or elements of 16 bytes (1009 x 1013), single
-     * rows and columns (nothing moves), and
+     * 6143 fp64, 3079 x 3083 x 16), the limit's first column and row over
+     * with a side below 1000 (800 x 811 x 16), single rows and columns
+     * (nothing moves), and
      * short columns (or rows) whose rows (columns) do not stay on chip
      * (48 KiB of local memory and a work-group's step of registers: 20480
      * fp32, 14336 fp64, 7168 16-byte elements): skinny shapes; and 1- and
-     * 2-byte elements, with columns or rows short enough */
+     * 2-byte elements, with columns or rows short enough (and 1-byte ones
+     * with both sides past 1000, 2003 x 3001) */
     static const size_t shapes[][3] = {
         {1200, 1500, 4}, {96, 100, 8},    {12289, 12301, 4}, {6151, 6143, 8},
-        {1009, 1013, 16}, {1, 997, 4},    {997, 1, 8},      {800, 811, 16},
+        {3079, 3083, 16}, {1, 997, 4},    {997, 1, 8},      {800, 811, 16},
         {7, 1000003, 4}, {1000003, 7, 4}, {101, 40009, 4},  {40009, 101, 4},
         {5, 30011, 8},   {30011, 5, 8},   {3, 15013, 16},   {15013, 3, 16},
-        {97, 101, 1},    {101, 97, 2},    {12301, 7, 1},    {7, 6151, 2}};
+        {97, 101, 1},    {101, 97, 2},    {12301, 7, 1},    {7, 6151, 2},
+        {2003, 3001, 1}};
     test_env *env = TEST_ENV(state);
     clipt_context c = test_context_gpu_like(env, H100);
     clipt_plan_options o = options(CLIPT_PADDING_AUTO);
@@ -194,11 +196,13 @@ static void test_tpds_kept(void **state)
 
 /* Both sides' lines past the limit, one side in local memory: the split
  * column pass, C2R or R2C by the shorter columns, exact (the two smallest
- * run, AUTO and NONE; the rest planned). */
+ * run, AUTO and NONE; the rest planned), on 2- to 16-byte elements. */
 static void test_split_columns(void **state)
 {
-    static const size_t c2r[][3] = {{1543, 1549, 8}, {4000, 9001, 4}, {20011, 2999, 8}};
-    static const size_t r2c[][3] = {{3079, 3073, 4}, {9001, 4000, 4}, {2999, 20011, 8}};
+    static const size_t c2r[][3] = {{1543, 1549, 8},  {4000, 9001, 4}, {20011, 2999, 8},
+                                    {1009, 1013, 16}, {7001, 9001, 2}};
+    static const size_t r2c[][3] = {{3079, 3073, 4},  {9001, 4000, 4}, {2999, 20011, 8},
+                                    {1013, 1009, 16}, {9001, 7001, 2}};
     static char text[16384];
     test_env gpu = *TEST_ENV(state);
     gpu.ctx = test_context_gpu_like(TEST_ENV(state), H100);
