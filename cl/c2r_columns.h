@@ -43,7 +43,9 @@
  * segment's saved head (or, for a whole cycle, its own first row, still
  * unwritten).  Each cell is written by one work-item only.
  *
- * Build options: C2R_WALK, the rows of a segment at most (1..32).
+ * Build options: C2R_WALK, the rows of a segment at most (1..32);
+ * C2R_REFLECT_COLS, the columns of a strip each work-item of c2r_reflect
+ * takes (1, 2 or 4, dividing C2R_LINE).
  */
 #ifndef CLIPT_C2R_COLUMNS_H
 #define CLIPT_C2R_COLUMNS_H
@@ -51,54 +53,79 @@
 #ifndef C2R_WALK
 #define C2R_WALK 16
 #endif
+#ifndef C2R_REFLECT_COLS
+#define C2R_REFLECT_COLS 1
+#endif
 
 /* Columns of a strip: one 128-byte line. */
 #define C2R_LINE (128u / (uint)sizeof(elem_t) > 1u ? 128u / (uint)sizeof(elem_t) : 1u)
 /* A segment with no saved row (host_shared.h). */
 #define C2R_NO_SLOT CLIPT_C2R_NO_SLOT
 
-/* Rows `first`, `first + step`, ... of one column read into two local
- * windows, row r of a window from matrix row (start + r) mod M, 2 x
- * C2R_BATCH loads in flight: of each window only the rows that hold the
- * column's pairs, from row `skip` on (skip_own, skip_partner) for `pairs`
- * rows; the other cells of a window row belong to other work-groups'
- * pairs, which may be writing them.  Work-items side by side take the
- * same window row, so the loads stay whole lines. */
+/* Columns a work-item takes in a strip (C2R_REFLECT_COLS): jl, jl +
+ * lanes, ... with lanes = C2R_LINE / C2R_REFLECT_COLS work-items side by
+ * side, so that one row's address serves several columns (the reflection
+ * was bound by that arithmetic for elements of 1 and 2 bytes). */
+#define C2R_VEC C2R_REFLECT_COLS
+
+/* The cells of one column of a strip that a unit owns: its own-window
+ * rows from `skip_own` on (`count` of them) and its partner-window rows
+ * from `skip_partner` on (`partner_count`); `on` 0 past the strip. */
+typedef struct c2r_column_cells {
+    uint skip_own, skip_partner, partner_count, delta, eps, fixed;
+    int on;
+} c2r_column_cells;
+
+/* Rows `first`, `first + step`, ... of the work-item's columns read into
+ * two local windows, row r of a window from matrix row (start + r) mod M,
+ * 2 x C2R_BATCH rows in flight: of each window only the rows that hold
+ * the column's pairs (cells[v]); the other cells of a window row belong
+ * to other work-groups' pairs, which may be writing them.  Work-items side
+ * by side take the same window row, so the loads stay whole lines. */
 static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner,
-                                    const __global elem_t *col, uint own_start, uint skip_own,
-                                    uint own_count, uint partner_start, uint skip_partner,
-                                    uint partner_count, uint rows_max, uint first, uint step,
-                                    uint w, uint cols, uint4 div_rows)
+                                    const __global elem_t *col,
+                                    const c2r_column_cells cells[C2R_VEC], uint own_start,
+                                    uint partner_start, uint count, uint rows_max, uint first,
+                                    uint step, uint w, uint lanes, uint cols, uint4 div_rows)
 {
     for (uint r0 = first; r0 < rows_max; r0 += step * C2R_BATCH) {
-        elem_t x[C2R_BATCH], y[C2R_BATCH];
+        elem_t x[C2R_BATCH][C2R_VEC], y[C2R_BATCH][C2R_VEC];
         _Pragma("unroll") for (uint b = 0; b < C2R_BATCH; b++) {
             const uint r = r0 + b * step;
-            if (r >= skip_own && r - skip_own < own_count)
-                x[b] = col[(ulong)c2r_mod(own_start + r, div_rows) * cols];
-            if (r >= skip_partner && r - skip_partner < partner_count)
-                y[b] = col[(ulong)c2r_mod(partner_start + r, div_rows) * cols];
+            const __global elem_t *o = col + (ulong)c2r_mod(own_start + r, div_rows) * cols;
+            const __global elem_t *p = col + (ulong)c2r_mod(partner_start + r, div_rows) * cols;
+            _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
+                const c2r_column_cells *c = &cells[v];
+                if (c->on && r >= c->skip_own && r - c->skip_own < count)
+                    x[b][v] = o[v * lanes];
+                if (c->on && r >= c->skip_partner && r - c->skip_partner < c->partner_count)
+                    y[b][v] = p[v * lanes];
+            }
         }
         _Pragma("unroll") for (uint b = 0; b < C2R_BATCH; b++) {
             const uint r = r0 + b * step;
-            if (r >= skip_own && r - skip_own < own_count)
-                own[r * w] = x[b];
-            if (r >= skip_partner && r - skip_partner < partner_count)
-                partner[r * w] = y[b];
+            _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
+                const c2r_column_cells *c = &cells[v];
+                if (c->on && r >= c->skip_own && r - c->skip_own < count)
+                    own[r * w + v * lanes] = x[b][v];
+                if (c->on && r >= c->skip_partner && r - c->skip_partner < c->partner_count)
+                    partner[r * w + v * lanes] = y[b][v];
+            }
         }
     }
 }
 
 /* Columns reflected: a strip's pairs swapped through local memory (two
  * windows of (height + C2R_LINE) x C2R_LINE elements in tmp).  Work-groups
- * are a multiple of C2R_LINE work-items: work-item lid takes column lid mod
- * C2R_LINE of the strip and every (lsz / C2R_LINE)-th row. */
+ * are a multiple of lanes = C2R_LINE / C2R_REFLECT_COLS work-items:
+ * work-item lid takes the columns jl = lid mod lanes, jl + lanes, ... of
+ * the strip and every (lsz / lanes)-th row. */
 __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, uint rows,
                           uint cols, uint height, uint4 div_rows, __local elem_t *tmp)
 {
-    const uint w = C2R_LINE;
+    const uint w = C2R_LINE, lanes = C2R_LINE / C2R_VEC;
     const uint lid = (uint)get_local_id(0);
-    const uint first = lid / w, jj = lid - first * w, step = (uint)get_local_size(0) / w;
+    const uint first = lid / lanes, jl = lid - first * lanes, step = (uint)get_local_size(0) / lanes;
     const uint pairs = rows / 2;
     const uint per_period = ((rows < cols ? rows : cols) + w - 1) / w;
     const uint periods = (cols - 1) / rows + 1;
@@ -123,36 +150,64 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
             const uint last = (c0 + wc - 1) / 2 - c0 / 2;
             const uint own_rows = hc + last, partner_rows = hc + (wc - 1 - last);
             const uint r_partner = c2r_mod(c0 + 2 * rows - r_own - (hc - 1), div_rows);
-            const uint delta = (c0 + jj) / 2 - c0 / 2, eps = jj - delta;
-            const int active = jj < wc;
-            /* the one fixed point among the pairs (2x = j mod M: M and
-             * j mod M even, the last pair), its partner cell the first
-             * member itself: left out of the partner window, so that no
-             * two work-items touch the cell */
-            const uint fixed = rows % 2 == 0 && (c0 + jj) % 2 == 0 && k0 + hc == pairs;
-            __global elem_t *col =
-                buf + offset + inst * rows * (ulong)cols + j0 + (active ? jj : 0);
-            if (active)
-                c2r_windows_load(own + jj, partner + jj, col, r_own, delta, hc, r_partner,
-                                 eps + fixed, hc - fixed, hc + max(last, wc - 1 - last), first,
-                                 step, w, cols, div_rows);
+            c2r_column_cells cells[C2R_VEC];
+            int any = 0;
+            _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
+                const uint jj = jl + v * lanes;
+                c2r_column_cells *c = &cells[v];
+                c->delta = (c0 + jj) / 2 - c0 / 2;
+                c->eps = jj - c->delta;
+                c->on = jj < wc;
+                /* the one fixed point among the pairs (2x = j mod M: M
+                 * and j mod M even, the last pair), its partner cell the
+                 * first member itself: left out of the partner window, so
+                 * that no two work-items touch the cell */
+                c->fixed = rows % 2 == 0 && (c0 + jj) % 2 == 0 && k0 + hc == pairs;
+                c->skip_own = c->delta;
+                c->skip_partner = c->eps + c->fixed;
+                c->partner_count = hc - c->fixed;
+                any |= c->on;
+            }
+            /* column jl of the strip (jl + v * lanes at v * lanes from it) */
+            __global elem_t *col = buf + offset + inst * rows * (ulong)cols + j0 + jl;
+            if (any)
+                c2r_windows_load(own + jl, partner + jl, col, cells, r_own, r_partner, hc,
+                                 hc + max(last, wc - 1 - last), first, step, w, lanes, cols,
+                                 div_rows);
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (uint h = first; active && h < hc - fixed; h += step) {
-                const uint x = (h + delta) * w + jj, y = (hc - 1 - h + eps) * w + jj;
-                const elem_t v = own[x];
-                own[x] = partner[y];
-                partner[y] = v;
+            for (uint h = first; any && h < hc; h += step) {
+                _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
+                    const c2r_column_cells *c = &cells[v];
+                    const uint jj = jl + v * lanes;
+                    if (c->on && h < hc - c->fixed) {
+                        const uint x = (h + c->delta) * w + jj;
+                        const uint y = (hc - 1 - h + c->eps) * w + jj;
+                        const elem_t e = own[x];
+                        own[x] = partner[y];
+                        partner[y] = e;
+                    }
+                }
             }
             barrier(CLK_LOCAL_MEM_FENCE);
-            /* the column's pair cells back, row by row of each window:
-             * own row r holds pair r - delta, partner row r pair
-             * hc - 1 + eps - r */
-            for (uint r = first; active && r < own_rows; r += step)
-                if (r >= delta && r - delta < hc)
-                    col[(ulong)c2r_mod(r_own + r, div_rows) * cols] = own[r * w + jj];
-            for (uint r = first; active && r < partner_rows; r += step)
-                if (r >= eps + fixed && r - eps < hc)
-                    col[(ulong)c2r_mod(r_partner + r, div_rows) * cols] = partner[r * w + jj];
+            /* the columns' pair cells back, row by row of each window: own
+             * row r holds pair r - delta, partner row r pair hc - 1 + eps
+             * - r */
+            for (uint r = first; any && r < own_rows; r += step) {
+                __global elem_t *o = col + (ulong)c2r_mod(r_own + r, div_rows) * cols;
+                _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
+                    const c2r_column_cells *c = &cells[v];
+                    if (c->on && r >= c->delta && r - c->delta < hc)
+                        o[v * lanes] = own[r * w + jl + v * lanes];
+                }
+            }
+            for (uint r = first; any && r < partner_rows; r += step) {
+                __global elem_t *p = col + (ulong)c2r_mod(r_partner + r, div_rows) * cols;
+                _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
+                    const c2r_column_cells *c = &cells[v];
+                    if (c->on && r >= c->eps + c->fixed && r - c->eps < hc)
+                        p[v * lanes] = partner[r * w + jl + v * lanes];
+                }
+            }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
     }

@@ -313,9 +313,11 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     /* 1- and 2-byte rows in 32-bit words (C2R_PACK, cl/c2r.cl) */
     snprintf(st->options, sizeof st->options,
-             "-DELEM_TYPE=%s -DC2R_BATCH=%u -DC2R_WALK=%u -DC2R_PACK=%u%s",
+             "-DELEM_TYPE=%s -DC2R_BATCH=%u -DC2R_WALK=%u -DC2R_PACK=%u "
+             "-DC2R_REFLECT_COLS=%u%s",
              clipt_elem_type_name(elem), batch, clipt_c2r_walk_rows(elem),
-             elem < 4 ? (unsigned)(4 / elem) : 1u, is_inverse(sp) ? " -DC2R_INVERSE=1" : "");
+             elem < 4 ? (unsigned)(4 / elem) : 1u, clipt_c2r_reflect_cols(elem),
+             is_inverse(sp) ? " -DC2R_INVERSE=1" : "");
     status = make_variant(c, elem, t, batch, st, &wg);
     if (status != CLIPT_SUCCESS || st->f.c2r.variant == COLUMNS_SPLIT)
         return status;

@@ -26,6 +26,12 @@ static int is_inverse(const clipt_stage_spec *sp)
  * 3.40 copies' time with 8, 3.05 with 16, 2.95 with 32); 16 of 16 bytes. */
 unsigned clipt_c2r_walk_rows(size_t elem) { return elem > 8 ? 16u : 32u; }
 
+/* Columns per work-item of the reflection (C2R_REFLECT_COLS): H100, 20
+ * coprime shapes a size, the split column pass in copies' time with 1, 2
+ * and 4 columns: 1-byte 9.8, 8.2, 9.5; 2-byte 4.8, 4.2, 5.2; fp32 3.14,
+ * 3.11, 3.9; fp64 2.5, 2.9, 4.5. */
+unsigned clipt_c2r_reflect_cols(size_t elem) { return elem <= 2 ? 2u : 1u; }
+
 static unsigned line_columns(size_t elem) { return 128 / elem > 1 ? (unsigned)(128 / elem) : 1; }
 
 /* The reflection's kernel and launch: work-groups a multiple of a line's

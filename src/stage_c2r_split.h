@@ -10,6 +10,10 @@
 /* Rows of a walk segment for elem-byte elements (the kernels' C2R_WALK). */
 unsigned clipt_c2r_walk_rows(size_t elem);
 
+/* Columns of a strip each work-item of the reflection takes for elem-byte
+ * elements (C2R_REFLECT_COLS). */
+unsigned clipt_c2r_reflect_cols(size_t elem);
+
 /* Builds st's three kernels (st->kernel saves the segments' heads) with
  * st->options, the walk's table (written at the plan's first run) and the
  * launches, for a column shuffle or unshuffle spec; the saved heads at

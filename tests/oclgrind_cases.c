@@ -381,13 +381,17 @@ static void test_plan_cases(void **state)
  * a long row, tall column blocks, a row's rest in registers); the last
  * three force the split column shuffle (a reflection and a row walk) with
  * CLIPT_C2R_COLUMNS=split (the last field): C2R, R2C (64 rows: a fixed
- * point among each even column's pairs), and gcd > 1 in the GPU style. */
+ * point among each even column's pairs), and gcd > 1 in the GPU style;
+ * then 1- and 2-byte rows in 32-bit words (C2R_PACK) in the GPU style, the
+ * index stepped (coprime) and divided (R2C, gcd 6), and 1-byte columns
+ * reflected two to a work-item (C2R_REFLECT_COLS). */
 static const size_t c2r_cases[][6] = {
     {60, 42, 4, 0, 0, 0},   {97, 101, 16, 0, 0, 0}, {3, 20011, 2, 0, 0, 0},
     {12000, 5, 1, 0, 0, 0}, {60, 42, 8, 1, 0, 0},   {3, 12007, 4, 1, 0, 0},
     {3, 20011, 4, 1, 0, 0}, {1500, 5, 16, 1, 0, 0}, {42, 60, 4, 1, 1, 0},
     {20011, 3, 2, 0, 1, 0}, {5, 12000, 1, 0, 1, 0}, {12007, 3, 4, 1, 1, 0},
-    {97, 101, 4, 0, 0, 1},  {101, 64, 8, 0, 1, 1},  {64, 84, 2, 1, 0, 1}};
+    {97, 101, 4, 0, 0, 1},  {101, 64, 8, 0, 1, 1},  {64, 84, 2, 1, 0, 1},
+    {97, 101, 1, 1, 0, 0},  {60, 42, 2, 1, 1, 0},   {101, 97, 1, 1, 0, 1}};
 
 static void test_c2r_cases(void **state)
 {
