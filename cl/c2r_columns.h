@@ -125,7 +125,8 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
 {
     const uint w = C2R_LINE, lanes = C2R_LINE / C2R_VEC;
     const uint lid = (uint)get_local_id(0);
-    const uint first = lid / lanes, jl = lid - first * lanes, step = (uint)get_local_size(0) / lanes;
+    const uint first = lid / lanes, jl = lid - first * lanes;
+    const uint step = (uint)get_local_size(0) / lanes;
     const uint pairs = rows / 2;
     const uint per_period = ((rows < cols ? rows : cols) + w - 1) / w;
     const uint periods = (cols - 1) / rows + 1;

@@ -331,12 +331,10 @@ static int forced_padding(size_t dim, size_t f, int vector, const clipt_plan_opt
  * stay on chip (through global scratch a row pass made skinny shapes such
  * as 7 x 5762473 run at 0.1 % of copy against the TPDS plan's 29 %): C2R's
  * columns are the matrix's, R2C's its rows.  Elements of at least 4
- * bytes: with short columns, 1- and 2-byte C2R lost to the TPDS plans
- * (whose small-element stages move packed words: 27 of 27 1-byte general
- * coprime shapes on the H100, median 5.1 % of copy against 9.4 %, and 9
- * of 12 2-byte ones, before C2R's row pass moved packed words; not
- * measured since).  Only when nothing of the TPDS plan (algorithm, sequence, tiles,
- * tile rule) is forced.  Longer columns, when the device takes C2R at all
+ * bytes (short 1- and 2-byte columns lost to the TPDS plans: 27 of 27
+ * 1-byte, 9 of 12 2-byte coprime shapes on the H100, before C2R's rows
+ * moved packed words).  Only when nothing of the TPDS plan (algorithm,
+ * sequence, tiles, tile rule) is forced.  Longer columns, when the device takes C2R at all
  * (c2r_column_bytes > 1), go through the split column pass (a reflection
  * and a row walk, about 2.5-3.8 copies' time on the H100) if the row pass
  * holds its rows in local memory: there C2R beat the TPDS plan on 27 of 35
@@ -346,10 +344,9 @@ static int forced_padding(size_t dim, size_t f, int vector, const clipt_plan_opt
  * was measured: 2- to 16-byte elements, both sides at least
  * C2R_SPLIT_MIN_SIDE (no skinny shape, whose walk would move rows of a few
  * bytes).  There C2R/R2C beat the TPDS plan on 29 of 30 fresh 16-byte
- * shapes (median 1.24x) and, since the row pass moves 2-byte rows in
- * 32-bit words, on 25 of 30 2-byte ones (1.06x); 1-byte ones lost 29 of
- * 30 (their column pass: 7.7 copies' time; docs/performance.md, "C2R for
- * every element size").  Returns the algorithm, TPDS for none. */
+ * shapes (1.24x) and, its rows in 32-bit words, 25 of 30 2-byte ones
+ * (1.06x); 1-byte ones lost 29 of 30 (docs/performance.md, "C2R for every
+ * element size").  Returns the algorithm, TPDS for none. */
 #define C2R_SPLIT_MIN_SIDE 1000
 static clipt_algorithm c2r_chosen(const clipt_device_profile *profile, size_t batch,
                                   size_t rows, size_t cols, size_t elem,

@@ -311,7 +311,8 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
 
     if (!clipt_c2r_indexable(sp->a, sp->b, elem))
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    /* 1- and 2-byte rows in 32-bit words (C2R_PACK, cl/c2r.cl) */
+    /* 1- and 2-byte rows in 32-bit words (C2R_PACK, cl/c2r.cl), and the
+     * reflection's columns per work-item (cl/c2r_columns.h) */
     snprintf(st->options, sizeof st->options,
              "-DELEM_TYPE=%s -DC2R_BATCH=%u -DC2R_WALK=%u -DC2R_PACK=%u "
              "-DC2R_REFLECT_COLS=%u%s",
