@@ -335,6 +335,16 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
         const size_t by_memory = limit / per_group ? limit / per_group : 1;
         cap = clipt_min_size(cap, by_memory);
     }
+    if (st->f.c2r.variant == ROWS_LOCAL) {
+        /* a short row takes no more work-items than it has elements (or
+         * 32-bit words): a 5-byte row kept 251 of 256 idle, which made
+         * the Oclgrind case of 12000 x 5 bytes take 400 s (now 51); on
+         * the H100, 24 coprime shapes of 1000-3000 x 40-250, forced C2R
+         * ran 1.07x faster (fp32; 1-byte 0.99x, launch-bound) */
+        const size_t per_item = elem < 4 ? 4 / elem : 1;
+        const size_t needed = ((sp->b + per_item - 1) / per_item + 31) / 32 * 32;
+        wg = clipt_min_size(wg, needed);
+    }
     clipt_set_launch(st, wg, units, 1, cap);
     if (in_scratch(st->f.c2r.variant))
         st->scratch_bytes = st->global / st->local * per_group;
