@@ -69,10 +69,11 @@
 #define C2R_VEC C2R_REFLECT_COLS
 
 /* The cells of one column of a strip that a unit owns: its own-window
- * rows from `skip_own` on (`count` of them) and its partner-window rows
- * from `skip_partner` on (`partner_count`); `on` 0 past the strip. */
+ * rows from `delta` on (`count` of them) and its partner-window rows from
+ * `skip_partner` = eps + fixed on (`partner_count`); `on` 0 past the
+ * strip. */
 typedef struct c2r_column_cells {
-    uint skip_own, skip_partner, partner_count, delta, eps, fixed;
+    uint delta, eps, fixed, skip_partner, partner_count;
     int on;
 } c2r_column_cells;
 
@@ -96,7 +97,7 @@ static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner
             const __global elem_t *p = col + (ulong)c2r_mod(partner_start + r, div_rows) * cols;
             _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                 const c2r_column_cells *c = &cells[v];
-                if (c->on && r >= c->skip_own && r - c->skip_own < count)
+                if (c->on && r >= c->delta && r - c->delta < count)
                     x[b][v] = o[v * lanes];
                 if (c->on && r >= c->skip_partner && r - c->skip_partner < c->partner_count)
                     y[b][v] = p[v * lanes];
@@ -106,7 +107,7 @@ static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner
             const uint r = r0 + b * step;
             _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                 const c2r_column_cells *c = &cells[v];
-                if (c->on && r >= c->skip_own && r - c->skip_own < count)
+                if (c->on && r >= c->delta && r - c->delta < count)
                     own[r * w + v * lanes] = x[b][v];
                 if (c->on && r >= c->skip_partner && r - c->skip_partner < c->partner_count)
                     partner[r * w + v * lanes] = y[b][v];
@@ -164,7 +165,6 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                  * first member itself: left out of the partner window, so
                  * that no two work-items touch the cell */
                 c->fixed = rows % 2 == 0 && (c0 + jj) % 2 == 0 && k0 + hc == pairs;
-                c->skip_own = c->delta;
                 c->skip_partner = c->eps + c->fixed;
                 c->partner_count = hc - c->fixed;
                 any |= c->on;
@@ -205,7 +205,8 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                 __global elem_t *p = col + (ulong)c2r_mod(r_partner + r, div_rows) * cols;
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
-                    if (c->on && r >= c->eps + c->fixed && r - c->eps < hc)
+                    if (c->on && r >= c->skip_partner &&
+                        r - c->skip_partner < c->partner_count)
                         p[v * lanes] = partner[r * w + jl + v * lanes];
                 }
             }
