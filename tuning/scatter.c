@@ -3,13 +3,24 @@
  * scattered positions; this measures the same traffic without any of
  * clipt's machinery, as a ceiling for those stages.
  *
- *   clipt_scatter [--mib M] [--repeat K] [BLOCK_BYTES ...]
+ *   clipt_scatter [--mib M] [--repeat K] [--word W] [--warp-lanes L] [BLOCK_BYTES ...]
  *
  * For each block size B (default 64 128 256 512 1024 4096), a buffer of M
  * MiB (default 512) is cut into B-byte blocks and block p1[k] of the source
  * is copied to block p2[k] of the destination, for two independent random
  * permutations p1, p2 (read and write both scattered, as in a cycle walk).
- * Work-items move 16 bytes each; the work-items of one block are adjacent.
+ * Work-items move W bytes each (--word 4, 8 or 16; default 16; blocks are
+ * multiples of W and lie back to back, so a block of B bytes starts at
+ * k * B: with B not a multiple of 32, on partial sectors, as a cycle walk's
+ * super-elements of a prime count do); the work-items of one block are
+ * adjacent.  --warp-lanes L rounds each block's work-items up to a multiple
+ * of L (the spare ones idle), so that no warp of L work-items straddles two
+ * blocks: whether straddling, or the partial sectors, cost the walk.
+ * --realign moves blocks of any multiple of 4 bytes in 16-byte words of
+ * the destination's grid, each loaded as two aligned words of the source
+ * and shifted into place (the edge words 4 bytes at a time);
+ * --realign-vload the same, but each whole word loaded as one unaligned
+ * vload4 of 4-byte words.
  * Also measured in the same run: "sequential" (p1 = p2 = identity, the same
  * kernel) and clEnqueueCopyBuffer.  GB/s = 2 * bytes / time (read + write),
  * the permutation tables' own reads not counted; median of K runs.  The
@@ -27,15 +38,56 @@
 #define MAX_REPEAT 16
 
 static const char kernel_source[] =
-    "__kernel void move_blocks(__global const uint4 *src, __global uint4 *dst,\n"
+    "__kernel void move_blocks(__global const WORD *src, __global WORD *dst,\n"
     "                          __global const uint *from, __global const uint *to,\n"
-    "                          uint lanes, ulong blocks)\n"
+    "                          uint lanes, uint slots, ulong blocks)\n"
     "{\n"
-    "    const ulong work = blocks * lanes;\n"
-    "    for (ulong t = get_global_id(0); t < work; t += get_global_size(0)) {\n"
-    "        const ulong k = t / lanes;\n"
-    "        const uint l = (uint)(t - k * lanes);\n"
-    "        dst[(ulong)to[k] * lanes + l] = src[(ulong)from[k] * lanes + l];\n"
+    "    const uint work = (uint)blocks * slots;\n"
+    "    for (uint t = get_global_id(0); t < work; t += get_global_size(0)) {\n"
+    "        const uint k = t / slots;\n"
+    "        const uint l = t - k * slots;\n"
+    "        if (l < lanes)\n"
+    "            dst[(ulong)to[k] * lanes + l] = src[(ulong)from[k] * lanes + l];\n"
+    "    }\n"
+    "}\n"
+    /* --realign: work-item l writes the l-th 16-byte word of the
+     * destination's own 16-byte grid, whole words as one aligned store, out
+     * of two aligned 16-byte loads of the source shifted into place; the
+     * words at the block's ends are moved 4 bytes at a time */
+    "__kernel void move_blocks_realign(__global const uint *src, __global uint *dst,\n"
+    "                          __global const uint *from, __global const uint *to,\n"
+    "                          uint lanes, uint slots, ulong blocks)\n"
+    "{\n"
+    "    const uint work = (uint)blocks * slots, bytes = lanes * 4;\n"
+    "    for (uint t = get_global_id(0); t < work; t += get_global_size(0)) {\n"
+    "        const uint k = t / slots;\n"
+    "        const uint l = t - k * slots;\n"
+    "        const ulong q = (ulong)to[k] * bytes, p = (ulong)from[k] * bytes;\n"
+    "        const ulong d = (q & ~15UL) + 16UL * l;\n"
+    "        if (d >= q + bytes)\n"
+    "            continue;\n"
+    "        if (d >= q && d + 16 <= q + bytes) {\n"
+    "            const ulong from_byte = d - q + p;\n"
+    "#if REALIGN == 2\n"
+    "            const uint4 out = vload4(0, src + from_byte / 4);\n"
+    "#else\n"
+    "            const uint sh = (uint)(from_byte & 15) / 4;\n"
+    "            __global const uint4 *w = (__global const uint4 *)src + from_byte / 16;\n"
+    "            const uint4 a = w[0];\n"
+    "            uint4 out = a;\n"
+    "            if (sh) {\n"
+    "                const uint8 v = (uint8)(a, w[1]);\n"
+    "                out = sh == 1 ? v.s1234 : sh == 2 ? v.s2345 : v.s3456;\n"
+    "            }\n"
+    "#endif\n"
+    "            ((__global uint4 *)dst)[d / 16] = out;\n"
+    "        } else {\n"
+    "            for (uint e = 0; e < 4; e++) {\n"
+    "                const ulong at = d + 4 * e;\n"
+    "                if (at >= q && at < q + bytes)\n"
+    "                    dst[at / 4] = src[(at - q + p) / 4];\n"
+    "            }\n"
+    "        }\n"
     "    }\n"
     "}\n";
 
@@ -57,6 +109,9 @@ typedef struct scatter {
     cl_kernel kernel;
     cl_mem src, dst;
     size_t bytes, groups;
+    size_t word;       /* bytes a work-item moves */
+    size_t warp_lanes; /* a block's work-items rounded up to a multiple of this */
+    int realign;       /* --realign: destination-aligned 16-byte words */
     int repeat;
 } scatter;
 
@@ -75,7 +130,10 @@ static double time_moves(scatter *x, size_t block, const unsigned *from, const u
                          const unsigned *host_src, unsigned *host_dst)
 {
     const size_t blocks = x->bytes / block;
-    const cl_uint lanes = (cl_uint)(block / 16);
+    /* realign: 4-byte words per block, and its 16-byte grid words */
+    const cl_uint lanes = (cl_uint)(block / (x->realign ? 4 : x->word));
+    const size_t items = x->realign ? block / 16 + 2 : lanes;
+    const cl_uint slots = (cl_uint)((items + x->warp_lanes - 1) / x->warp_lanes * x->warp_lanes);
     const cl_ulong nblocks = blocks;
     double t[MAX_REPEAT], gbs = 0;
     cl_int err;
@@ -90,7 +148,8 @@ static double time_moves(scatter *x, size_t block, const unsigned *from, const u
         clSetKernelArg(x->kernel, 2, sizeof from_buf, &from_buf) ||
         clSetKernelArg(x->kernel, 3, sizeof to_buf, &to_buf) ||
         clSetKernelArg(x->kernel, 4, sizeof lanes, &lanes) ||
-        clSetKernelArg(x->kernel, 5, sizeof nblocks, &nblocks))
+        clSetKernelArg(x->kernel, 5, sizeof slots, &slots) ||
+        clSetKernelArg(x->kernel, 6, sizeof nblocks, &nblocks))
         goto done;
     for (int r = 0; r < x->repeat; r++) {
         cl_event e = NULL;
@@ -125,6 +184,9 @@ static int setup(scatter *x, const unsigned *host_src)
     char why[512];
     cl_int err;
     const char *text = kernel_source;
+    char options[64];
+    snprintf(options, sizeof options, "-DWORD=%s -DREALIGN=%d",
+             x->word == 4 ? "uint" : x->word == 8 ? "uint2" : "uint4", x->realign);
     cl_uint units = 1;
     if (clipt_cl_env_open(&x->env, why, sizeof why) != CLIPT_SUCCESS) {
         fprintf(stderr, "clipt_scatter: %s\n", why);
@@ -133,9 +195,9 @@ static int setup(scatter *x, const unsigned *host_src)
     clGetDeviceInfo(x->env.device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
     x->groups = (size_t)units * 8;
     x->program = clCreateProgramWithSource(x->env.context, 1, &text, NULL, &err);
-    if (err || clBuildProgram(x->program, 1, &x->env.device, "", NULL, NULL))
+    if (err || clBuildProgram(x->program, 1, &x->env.device, options, NULL, NULL))
         return 0;
-    x->kernel = clCreateKernel(x->program, "move_blocks", &err);
+    x->kernel = clCreateKernel(x->program, x->realign ? "move_blocks_realign" : "move_blocks", &err);
     if (err)
         return 0;
     x->src = clCreateBuffer(x->env.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x->bytes,
@@ -155,30 +217,41 @@ int main(int argc, char **argv)
     uint64_t seed = 1;
     int status = 1;
     x.repeat = 5;
+    x.word = 16;
+    x.warp_lanes = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--mib") && i + 1 < argc)
             mib = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             x.repeat = atoi(argv[++i]);
-        else if (given < 16 && strtoul(argv[i], NULL, 10) >= 16 &&
-                 strtoul(argv[i], NULL, 10) % 16 == 0)
+        else if (!strcmp(argv[i], "--word") && i + 1 < argc)
+            x.word = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--realign"))
+            x.realign = 1;
+        else if (!strcmp(argv[i], "--realign-vload"))
+            x.realign = 2;
+        else if (!strcmp(argv[i], "--warp-lanes") && i + 1 < argc)
+            x.warp_lanes = strtoul(argv[++i], NULL, 10);
+        else if (given < 16 && strtoul(argv[i], NULL, 10) >= 4)
             sizes[given++] = strtoul(argv[i], NULL, 10);
-        else {
-            fprintf(stderr, "usage: clipt_scatter [--mib M] [--repeat K] [BLOCK_BYTES ...] "
-                            "(blocks: multiples of 16)\n");
-            return 2;
-        }
+        else
+            goto usage;
     }
+    if ((x.word != 4 && x.word != 8 && x.word != 16) || x.warp_lanes < 1 || x.warp_lanes > 1024)
+        goto usage;
+    for (size_t i = 0; i < given; i++)
+        if (sizes[i] % (x.realign ? 4 : x.word))
+            goto usage;
     if (given)
         nsizes = given;
     if (x.repeat < 1 || x.repeat > MAX_REPEAT || mib < 1)
-        return 2;
+        goto usage;
     x.bytes = mib << 20;
     host_src = malloc(x.bytes);
     host_dst = malloc(x.bytes);
-    p1 = malloc(x.bytes / 16 * sizeof *p1);
-    p2 = malloc(x.bytes / 16 * sizeof *p2);
-    ident = malloc(x.bytes / 16 * sizeof *ident);
+    p1 = malloc(x.bytes / 4 * sizeof *p1);
+    p2 = malloc(x.bytes / 4 * sizeof *p2);
+    ident = malloc(x.bytes / 4 * sizeof *ident);
     if (!host_src || !host_dst || !p1 || !p2 || !ident)
         goto done;
     for (size_t i = 0; i < x.bytes / 4; i++)
@@ -188,7 +261,9 @@ int main(int argc, char **argv)
         goto done;
     }
     printf("device: %s (%s)\n", x.env.device_name, x.env.platform_name);
-    printf("%zu MiB, median of %d runs; GB/s = 2 * bytes / time\n", mib, x.repeat);
+    printf("%zu MiB, median of %d runs, %s, blocks' work-items rounded to %zu; "
+           "GB/s = 2 * bytes / time\n", mib, x.repeat,
+           x.realign ? "16-byte words of the destination's grid" : "words as given", x.warp_lanes);
     printf("copy buffer: %.1f GB/s\n", time_copy(&x));
     printf("%8s %14s %14s %10s\n", "block B", "sequential", "scattered", "scattered/copy");
     for (size_t i = 0; i < nsizes; i++) {
@@ -222,4 +297,9 @@ done:
     free(p2);
     free(ident);
     return status;
+usage:
+    fprintf(stderr, "usage: clipt_scatter [--mib M] [--repeat K] [--word 4|8|16] [--realign] "
+                    "[--warp-lanes L] [BLOCK_BYTES ...] (blocks: multiples of the word, "
+                    "of 4 with --realign)\n");
+    return 2;
 }
