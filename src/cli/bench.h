@@ -89,6 +89,7 @@ typedef struct candidate {
     clipt_sequence seq;
     size_t m, n;        /* a factor that does not divide its side pads it */
     double rank;        /* order of timing: distance to the automatic plan */
+    clipt_algorithm algorithm; /* not AUTO: that algorithm's automatic plan */
 } candidate;
 
 typedef struct shape_result {
@@ -109,7 +110,7 @@ typedef struct shape_result {
     double brute_s, create_s;  /* wall time of the search, of its creates */
     double auto_gbs, best_gbs;
     plan_facts best;
-    candidate best_cand;  /* CLIPT_SEQUENCE_AUTO: the automatic plan */
+    candidate best_cand;  /* bench_is_auto: the automatic plan */
     verdict best_check;  /* the best forced plan, run once more and checked */
 } shape_result;
 

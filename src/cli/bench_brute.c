@@ -1,10 +1,12 @@
-/* clipt bench --brute-force: next to the automatic plan, forced plans for
- * sequences 2.1, 2.2, 3.1 and 3.2 and pairs of tile factors whose tile fits
- * local memory -- the divisors of each side, and the aligned factors that
- * pad it by at most 1/32 (a forced factor that does not divide its side
- * pads it to its next multiple) -- created ahead by the plan factory and
- * timed nearest to the automatic plan's factors first; the best is run
- * once more and checked. */
+/* clipt bench --brute-force: next to the automatic plan, the automatic
+ * plan of each other algorithm (TPDS, C2R, R2C: where the automatic choice
+ * took one, the others), then forced plans for sequences 2.1, 2.2, 3.1
+ * and 3.2 and pairs of tile factors whose tile fits local memory -- the
+ * divisors of each side, and the aligned factors that pad it by at most
+ * 1/32 (a forced factor that does not divide its side pads it to its next
+ * multiple) -- created ahead by the plan factory and timed nearest to the
+ * automatic TPDS plan's factors first; the best is run once more and
+ * checked. */
 #include "bench.h"
 #include "divisors.h"
 #include "timing.h"
@@ -37,22 +39,26 @@ static int compare_candidates(const void *x, const void *y)
         return a->n < b->n ? -1 : 1;
     if (a->seq != b->seq)
         return a->seq < b->seq ? -1 : 1;
+    if (a->algorithm != b->algorithm)
+        return a->algorithm < b->algorithm ? -1 : 1;
     return (a->m > b->m) - (a->m < b->m);
 }
 
 int bench_is_auto(const candidate *c)
 {
-    return c->seq == CLIPT_SEQUENCE_AUTO;
+    return c->seq == CLIPT_SEQUENCE_AUTO && c->algorithm == CLIPT_ALGORITHM_AUTO;
 }
 
-/* The automatic candidate leaves everything to the plan; the others force
- * sequence and tiles (padding AUTO: a factor that does not divide its side
- * pads it). */
+/* The automatic candidate leaves everything to the plan, an algorithm's
+ * the rest to that algorithm; the others force sequence and tiles
+ * (padding AUTO: a factor that does not divide its side pads it). */
 static void candidate_options(const bench_args *a, const candidate *c,
                               clipt_plan_options *o)
 {
     bench_options(a, o);
-    if (bench_is_auto(c))
+    if (c->algorithm != CLIPT_ALGORITHM_AUTO)
+        o->algorithm = c->algorithm;
+    if (c->seq == CLIPT_SEQUENCE_AUTO)
         return;
     o->sequence = c->seq;
     o->tile_m = c->m;
@@ -106,10 +112,11 @@ static int push_candidate(candidate_list *l, candidate c)
 }
 
 /* Adds the candidates of one sequence: 2.1 tiles m x N (n = cols), 2.2
- * M x n (m = rows), 3.x every pair; each tile within local memory. */
+ * M x n (m = rows), 3.x every pair; each tile within local memory, ranked
+ * by its distance to the factors of `near`. */
 static int add_sequence(const bench *b, const shape *sh, const plan_facts *auto_facts,
-                        clipt_sequence seq, const size_t *dr, size_t nr, const size_t *dc,
-                        size_t nc, candidate_list *l)
+                        const plan_facts *near, clipt_sequence seq, const size_t *dr,
+                        size_t nr, const size_t *dc, size_t nc, candidate_list *l)
 {
     const size_t lm_elems = (size_t)(b->lim.local_mem / b->a->elem);
     const size_t *ms = seq == CLIPT_SEQUENCE_2_2 ? &sh->rows : dr;
@@ -118,10 +125,10 @@ static int add_sequence(const bench *b, const shape *sh, const plan_facts *auto_
     const size_t nn = seq == CLIPT_SEQUENCE_2_1 ? 1 : nc;
     for (size_t i = 0; i < nm; i++)
         for (size_t j = 0; j < nn; j++) {
-            candidate c = {seq, ms[i], ns[j], 0};
+            candidate c = {seq, ms[i], ns[j], 0, CLIPT_ALGORITHM_AUTO};
             if (ns[j] > lm_elems / ms[i])
                 continue; /* the tile does not fit local memory */
-            c.rank = rank_of(&c, auto_facts);
+            c.rank = rank_of(&c, near);
             /* the automatic plan is candidate 0 already */
             if (!same_as_auto(&c, sh, auto_facts) && !push_candidate(l, c))
                 return 0;
@@ -146,22 +153,40 @@ static void padded_range(const bench *b, size_t *lo, size_t *hi, size_t *step)
         *step = 1;
 }
 
-/* The automatic plan first, then the forced ones, nearest first.  Without
- * auto_facts (NULL), every candidate is listed unsorted. */
+/* Whether the automatic plan (facts f) is of algorithm `alg`. */
+static int auto_is(const plan_facts *f, clipt_algorithm alg)
+{
+    const int c2r = !strcmp(f->sequence, "c2r"), r2c = !strcmp(f->sequence, "r2c");
+    return alg == CLIPT_ALGORITHM_C2R ? c2r : alg == CLIPT_ALGORITHM_R2C ? r2c : !c2r && !r2c;
+}
+
+/* The automatic plan first, then the other algorithms' automatic plans
+ * (unless --algorithm chose one), then the forced ones, nearest to `near`
+ * first.  Without auto_facts (NULL), every forced candidate is listed
+ * unsorted. */
 static int build_candidates(const bench *b, const shape *sh, const plan_facts *auto_facts,
-                            candidate_list *l, bench_error *e)
+                            const plan_facts *near, candidate_list *l, bench_error *e)
 {
     static const clipt_sequence seqs[] = {CLIPT_SEQUENCE_2_1, CLIPT_SEQUENCE_2_2,
                                           CLIPT_SEQUENCE_3_1, CLIPT_SEQUENCE_3_2};
-    const candidate automatic = {CLIPT_SEQUENCE_AUTO, 0, 0, -1};
+    static const clipt_algorithm algs[] = {CLIPT_ALGORITHM_TPDS, CLIPT_ALGORITHM_C2R,
+                                           CLIPT_ALGORITHM_R2C};
+    const candidate automatic = {CLIPT_SEQUENCE_AUTO, 0, 0, -1, CLIPT_ALGORITHM_AUTO};
     size_t lo, hi, step, *dr = NULL, *dc = NULL, nr, nc;
     int ok;
     padded_range(b, &lo, &hi, &step);
     nr = side_factors(sh->rows, lo, hi, step, &dr);
     nc = side_factors(sh->cols, lo, hi, step, &dc);
     ok = nr && nc && push_candidate(l, automatic);
+    for (size_t i = 0; ok && auto_facts && b->a->algorithm == CLIPT_ALGORITHM_AUTO &&
+                       i < sizeof algs / sizeof algs[0];
+         i++) {
+        const candidate other = {CLIPT_SEQUENCE_AUTO, 0, 0, -1, algs[i]};
+        if (!auto_is(auto_facts, algs[i]))
+            ok = push_candidate(l, other);
+    }
     for (size_t i = 0; ok && i < sizeof seqs / sizeof seqs[0]; i++)
-        ok = add_sequence(b, sh, auto_facts, seqs[i], dr, nr, dc, nc, l);
+        ok = add_sequence(b, sh, auto_facts, near, seqs[i], dr, nr, dc, nc, l);
     free(dr);
     free(dc);
     if (!ok)
@@ -172,12 +197,35 @@ static int build_candidates(const bench *b, const shape *sh, const plan_facts *a
     return 1;
 }
 
+/* The automatic TPDS plan of the shape (the bench's options otherwise). */
+static clipt_status automatic_tpds(const bench *b, const shape *sh, clipt_plan *plan)
+{
+    clipt_plan_options o;
+    bench_options(b->a, &o);
+    o.algorithm = CLIPT_ALGORITHM_TPDS;
+    return clipt_plan_create(b->s.cx, sh->rows, sh->cols, b->a->elem, &o, plan);
+}
+
+/* The factors the forced candidates are ranked by: the automatic plan's,
+ * or where that is C2R or R2C (no tiles), the automatic TPDS plan's. */
+static void ranking_facts(bench *b, const shape *sh, const plan_facts *auto_facts,
+                          plan_facts *near)
+{
+    clipt_plan plan = NULL;
+    *near = *auto_facts;
+    if (auto_is(auto_facts, CLIPT_ALGORITHM_TPDS))
+        return;
+    if (automatic_tpds(b, sh, &plan) == CLIPT_SUCCESS)
+        bench_plan_facts(plan, sh, near);
+    clipt_plan_release(plan);
+}
+
 size_t bench_brute_buffer_bytes(const bench *b, const shape *sh)
 {
     candidate_list l = {NULL, 0, 0};
     bench_error e = {NULL, CLIPT_SUCCESS};
     size_t most = sh->rows * sh->cols;
-    if (build_candidates(b, sh, NULL, &l, &e))
+    if (build_candidates(b, sh, NULL, NULL, &l, &e))
         for (size_t i = 1; i < l.n; i++) {
             const size_t rows = l.v[i].seq == CLIPT_SEQUENCE_2_2 ? sh->rows
                                                                  : padded_to(sh->rows, l.v[i].m);
@@ -187,7 +235,17 @@ size_t bench_brute_buffer_bytes(const bench *b, const shape *sh)
                 most = rows * cols;
         }
     free(l.v);
-    return most * b->a->elem;
+    most *= b->a->elem;
+    /* the automatic TPDS plan, a candidate where the automatic plan is C2R
+     * or R2C (their buffers are the matrix), may pad more than the forced
+     * ones (an H100 run: 1223 x 2138 2-byte, CLIPT_ERROR_BUFFER_TOO_SMALL) */
+    if (b->a->algorithm == CLIPT_ALGORITHM_AUTO) {
+        clipt_plan plan = NULL;
+        if (automatic_tpds(b, sh, &plan) == CLIPT_SUCCESS && clipt_plan_buffer_size(plan) > most)
+            most = clipt_plan_buffer_size(plan);
+        clipt_plan_release(plan);
+    }
+    return most;
 }
 
 /* Device seconds of one plan: a warm-up run, then one timed run, or the
@@ -280,7 +338,10 @@ int bench_brute_force(bench *b, const shape *sh, const shape_bufs *bf, shape_res
     plan_factory *f = NULL;
     const char *what = "host memory for brute-force plans";
     const double t0 = util_now_seconds();
-    int ok = build_candidates(b, sh, &r->facts, &l, e);
+    plan_facts near;
+    int ok;
+    ranking_facts(b, sh, &r->facts, &near);
+    ok = build_candidates(b, sh, &r->facts, &near, &l, e);
     if (ok && (!(opts = candidates_options(b->a, &l)) ||
                !(f = plan_factory_start(b->s.cx, sh->rows, sh->cols, b->a->elem, opts, l.n,
                                         b->threads, &what))))
