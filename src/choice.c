@@ -322,60 +322,6 @@ static int forced_padding(size_t dim, size_t f, int vector, const clipt_plan_opt
     return 1;
 }
 
-/* The automatic plan's C2R or R2C: a single matrix (not a batch: the rule
- * was measured on single matrices) with coprime sides, so that they need
- * no column rotation (C2R's two passes beat the TPDS plan on an H100; with
- * the rotation's third pass it never did), column passes over at most
- * tuning.c2r_column_bytes (the column pass grows costly with their length:
- * 4-12 copies' time beyond ~11 KB on the H100) and a row pass whose rows
- * stay on chip (through global scratch a row pass made skinny shapes such
- * as 7 x 5762473 run at 0.1 % of copy against the TPDS plan's 29 %): C2R's
- * columns are the matrix's, R2C's its rows.  Elements of at least 4
- * bytes (short 1- and 2-byte columns lost to the TPDS plans: 27 of 27
- * 1-byte, 9 of 12 2-byte coprime shapes on the H100, before C2R's rows
- * moved packed words).  Only when nothing of the TPDS plan (algorithm,
- * sequence, tiles, tile rule) is forced.  Longer columns, when the device takes C2R at all
- * (c2r_column_bytes > 1), go through the split column pass (a reflection
- * and a row walk, about 2.5-3.8 copies' time on the H100) if the row pass
- * holds its rows in local memory: there C2R beat the TPDS plan on 27 of 35
- * fresh coprime fp32 shapes and 4 of 4 fp64 ones, where rows held partly
- * in registers lost 15 of 20 (docs/performance.md, "The column shuffle
- * split"); of C2R and R2C, the one with the shorter columns; only where it
- * was measured: 2- to 16-byte elements, both sides at least
- * C2R_SPLIT_MIN_SIDE (no skinny shape, whose walk would move rows of a few
- * bytes).  There C2R/R2C beat the TPDS plan on 29 of 30 fresh 16-byte
- * shapes (1.24x) and, its rows in 32-bit words, 25 of 30 2-byte ones
- * (1.06x); 1-byte ones lost 29 of 30 (docs/performance.md, "C2R for every
- * element size").  Returns the algorithm, TPDS for none. */
-#define C2R_SPLIT_MIN_SIDE 1000
-static clipt_algorithm c2r_chosen(const clipt_device_profile *profile, size_t batch,
-                                  size_t rows, size_t cols, size_t elem,
-                                  const clipt_plan_options *o, const clipt_tuning *t)
-{
-    const size_t most = t->c2r_column_bytes / elem, lm = local_words(profile, elem);
-    if (o->algorithm != CLIPT_ALGORITHM_AUTO || o->sequence != CLIPT_SEQUENCE_AUTO ||
-        o->tile_rule != CLIPT_TILE_RULE_AUTO || o->tile_m || o->tile_n || batch != 1 ||
-        rows < 2 || cols < 2 || elem < 2 || clipt_gcd(rows, cols) != 1)
-        return CLIPT_ALGORITHM_TPDS;
-    if (elem >= 4 && rows <= most && clipt_c2r_row_on_chip(cols, elem, lm) &&
-        clipt_c2r_indexable(rows, cols, elem))
-        return CLIPT_ALGORITHM_C2R;
-    if (elem >= 4 && cols <= most && clipt_c2r_row_on_chip(rows, elem, lm) &&
-        clipt_c2r_indexable(cols, rows, elem))
-        return CLIPT_ALGORITHM_R2C;
-    if (t->c2r_column_bytes > 1 && rows >= C2R_SPLIT_MIN_SIDE && cols >= C2R_SPLIT_MIN_SIDE) {
-        const int c2r = cols <= lm && rows <= CLIPT_C2R_WALK_MAX_ROWS &&
-                        clipt_c2r_indexable(rows, cols, elem);
-        const int r2c = rows <= lm && cols <= CLIPT_C2R_WALK_MAX_ROWS &&
-                        clipt_c2r_indexable(cols, rows, elem);
-        if (c2r && (!r2c || rows <= cols))
-            return CLIPT_ALGORITHM_C2R;
-        if (r2c)
-            return CLIPT_ALGORITHM_R2C;
-    }
-    return CLIPT_ALGORITHM_TPDS;
-}
-
 /* Whether the plan runs Catanzaro et al.'s decomposition, either way. */
 static int is_c2r_family(clipt_algorithm a)
 {
@@ -394,7 +340,7 @@ static clipt_status choose_staged(const clipt_device_profile *profile, size_t ba
     ch->algorithm = CLIPT_ALGORITHM_TPDS;
     const clipt_algorithm chosen = is_c2r_family(o->algorithm)
                                        ? o->algorithm
-                                       : c2r_chosen(profile, batch, rows, cols, elem, o, t);
+                                       : clipt_c2r_chosen(profile, batch, rows, cols, elem, o, t);
     if (is_c2r_family(chosen)) {
         /* permutations inside rows and columns: no tiles, no padding */
         if (o->sequence != CLIPT_SEQUENCE_AUTO || o->tile_m || o->tile_n)

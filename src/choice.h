@@ -86,4 +86,13 @@ clipt_status clipt_plan_choose_batch(const clipt_device_profile *profile, size_t
                                      const clipt_plan_options *opts,
                                      const clipt_tuning *tuning, clipt_plan_choice *choice);
 
+/* The automatic plan's C2R or R2C where the rule (src/choice_c2r.c) takes
+ * one for a batch of `batch` rows x cols matrices, else TPDS.  With a
+ * common factor, only columns of at most CLIPT_C2R_GCD_MAX_COLUMN
+ * elements. */
+#define CLIPT_C2R_GCD_MAX_COLUMN 1800
+clipt_algorithm clipt_c2r_chosen(const clipt_device_profile *profile, size_t batch,
+                                 size_t rows, size_t cols, size_t elem,
+                                 const clipt_plan_options *o, const clipt_tuning *t);
+
 #endif

@@ -1,6 +1,8 @@
 /* Reading a plan back: the structured form (clipt_plan_query), the text
  * that formats it (clipt_plan_describe), and the tuning values by name. */
+#include "choice.h"
 #include "cost.h"
+#include "factor.h"
 #include "plan.h"
 
 #include <stdarg.h>
@@ -160,8 +162,33 @@ static int c2r_short(clipt_plan p, size_t length, size_t elem)
     return elem >= 4 && c2r_within(p, length, elem);
 }
 
+/* Why the automatic rule took a C2R (R2C, `inverse`) whose columns (rows)
+ * of `length` elements were long: its rows (columns) on chip, 16-byte ones
+ * in local memory and registers (src/choice.c). */
+static const char *c2r_long_why(clipt_plan p, size_t length, size_t elem, int inverse)
+{
+    if (c2r_short(p, length, elem))
+        return "";
+    if (elem >= 16)
+        return inverse ? ", columns on chip" : ", rows on chip";
+    return inverse ? ", columns in local memory" : ", rows in local memory";
+}
+
+/* "coprime sides", or their common factor (the automatic C2R takes short
+ * columns with one: src/choice_c2r.c). */
+static const char *c2r_sides(const clipt_plan_info *info, char *buf, size_t len)
+{
+    const size_t g = clipt_gcd(info->rows, info->cols);
+    if (g == 1)
+        return "coprime sides";
+    snprintf(buf, len, "sides with the common factor %zu, columns of at most %d elements", g,
+             CLIPT_C2R_GCD_MAX_COLUMN);
+    return buf;
+}
+
 clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
 {
+    char sides[96];
     text t = {"", 0};
     clipt_plan_info info;
     clipt_tuning overrides;
@@ -186,22 +213,23 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
                     "column unrotation when gcd > 1, on the %zu x %zu view)\n",
                 info.num_stages, info.cols, info.rows);
         else if (info.algorithm == CLIPT_ALGORITHM_C2R)
-            add(&t, "algorithm: C2R (automatic: coprime sides, columns of %zu bytes, %s "
-                    "c2r_column_bytes=%u%s): %u passes (row shuffle, column shuffle)\n",
-                info.rows * info.elem_size,
+            add(&t, "algorithm: C2R (automatic: %s, columns of %zu bytes, %s "
+                    "c2r_column_bytes=%u%s): %u passes (%srow shuffle, column shuffle)\n",
+                c2r_sides(&info, sides, sizeof sides), info.rows * info.elem_size,
                 c2r_within(p, info.rows, info.elem_size) ? "at most" : "more than",
                 p->tuning.c2r_column_bytes,
-                c2r_short(p, info.rows, info.elem_size) ? "" : ", rows in local memory",
-                info.num_stages);
+                c2r_long_why(p, info.rows, info.elem_size, 0),
+                info.num_stages, info.num_stages > 2 ? "column rotation, " : "");
         else if (info.algorithm == CLIPT_ALGORITHM_R2C)
-            add(&t, "algorithm: R2C (automatic: coprime sides, rows of %zu bytes, %s "
-                    "c2r_column_bytes=%u%s): %u passes (column unshuffle, row unshuffle, on "
+            add(&t, "algorithm: R2C (automatic: %s, rows of %zu bytes, %s "
+                    "c2r_column_bytes=%u%s): %u passes (column unshuffle, row unshuffle%s, on "
                     "the %zu x %zu view)\n",
-                info.cols * info.elem_size,
+                c2r_sides(&info, sides, sizeof sides), info.cols * info.elem_size,
                 c2r_within(p, info.cols, info.elem_size) ? "at most" : "more than",
                 p->tuning.c2r_column_bytes,
-                c2r_short(p, info.cols, info.elem_size) ? "" : ", columns in local memory",
-                info.num_stages, info.cols, info.rows);
+                c2r_long_why(p, info.cols, info.elem_size, 1),
+                info.num_stages, info.num_stages > 2 ? ", column unrotation" : "", info.cols,
+                info.rows);
         else
             add(&t, "sequence: %s%s\n", clipt_sequence_name(info.sequence),
                 info.sequence_forced ? " (forced)" : " (automatic)");

@@ -107,17 +107,17 @@ static void check_rule(test_env *env, const size_t (*small)[3], size_t num_small
     clipt_context_release(gpu.ctx);
 }
 
-/* Coprime sides, short columns: C2R with every padding policy, the buffer
- * the matrix itself; exact on 4-, 8- and 16-byte elements (small shapes;
- * 1 and 2 bytes keep TPDS: test_tpds_kept) and on 4- and 8-byte elements
- * of larger ones, the last one byte-column from the limit (1531 x 8 =
- * 12248 bytes). */
+/* Coprime sides, short columns (rows no longer, or R2C's columns past the
+ * limit): C2R with every padding policy, the buffer the matrix itself;
+ * exact on 4-, 8- and 16-byte elements (small shapes; 1 and 2 bytes keep
+ * TPDS: test_tpds_kept) and on 4- and 8-byte elements of larger ones, the
+ * last one byte-column from the limit (1531 x 8 = 12248 bytes). */
 static void test_coprime_short_columns(void **state)
 {
-    static const size_t small[][3] = {{2, 3, 28},   {97, 101, 28}, {101, 64, 28},
-                                      {5, 513, 28}, {640, 131, 28}};
-    static const size_t large[][3] = {{1111, 2003, 4}, {2003, 1111, 4}, {1531, 1024, 8},
-                                      {1316, 1777, 8}, {3071, 512, 4}};
+    static const size_t small[][3] = {{2, 3, 28},   {97, 101, 28}, {64, 101, 28},
+                                      {5, 513, 28}, {131, 640, 28}};
+    static const size_t large[][3] = {{1111, 2003, 4}, {2003, 3001, 4}, {1531, 2048, 8},
+                                      {1316, 1777, 8}, {3071, 3073, 4}};
     check_rule(TEST_ENV(state), small, COUNT(small), large, COUNT(large), COUNT(large), 0);
 }
 
@@ -138,9 +138,11 @@ static void test_coprime_short_rows(void **state)
 /* On the H100's profile: what keeps the sequences. */
 static void test_tpds_kept(void **state)
 {
-    /* a common factor (C2R's third pass never won), columns and rows
+    /* a common factor with columns and rows past 1800 elements (there
+     * C2R's third pass lost), columns and rows
      * past 12288 bytes and past local memory (12289 x 12301 fp32, 6151 x
-     * 6143 fp64, 3079 x 3083 x 16), the limit's first column and row over
+     * 6143 fp64), 16-byte ones past local memory and registers too (7211 x
+     * 7213: 7168 on chip), the limit's first column and row over
      * with a side below 1000 (800 x 811 x 16), single rows and columns
      * (nothing moves), and
      * short columns (or rows) whose rows (columns) do not stay on chip
@@ -149,8 +151,8 @@ static void test_tpds_kept(void **state)
      * 2-byte elements, with columns or rows short enough (and 1-byte ones
      * with both sides past 1000, 2003 x 3001) */
     static const size_t shapes[][3] = {
-        {1200, 1500, 4}, {96, 100, 8},    {12289, 12301, 4}, {6151, 6143, 8},
-        {3079, 3083, 16}, {1, 997, 4},    {997, 1, 8},      {800, 811, 16},
+        {2400, 3000, 4}, {2000, 1900, 8}, {12289, 12301, 4}, {6151, 6143, 8},
+        {7211, 7213, 16}, {1, 997, 4},    {997, 1, 8},      {800, 811, 16},
         {7, 1000003, 4}, {1000003, 7, 4}, {101, 40009, 4},  {40009, 101, 4},
         {5, 30011, 8},   {30011, 5, 8},   {3, 15013, 16},   {15013, 3, 16},
         {97, 101, 1},    {101, 97, 2},    {12301, 7, 1},    {7, 6151, 2},
@@ -194,15 +196,16 @@ static void test_tpds_kept(void **state)
     clipt_context_release(c);
 }
 
-/* Both sides' lines past the limit, one side in local memory: the split
- * column pass, C2R or R2C by the shorter columns, exact (the two smallest
- * run, AUTO and NONE; the rest planned), on 2- to 16-byte elements. */
+/* Both sides' lines past the limit, one side in local memory (16-byte
+ * elements: on chip, 3079 x 3083 past local memory): the split column
+ * pass, C2R or R2C by the shorter columns, exact (the two smallest run,
+ * AUTO and NONE; the rest planned), on 2- to 16-byte elements. */
 static void test_split_columns(void **state)
 {
     static const size_t c2r[][3] = {{1543, 1549, 8},  {4000, 9001, 4}, {20011, 2999, 8},
-                                    {1009, 1013, 16}, {7001, 9001, 2}};
+                                    {1009, 1013, 16}, {7001, 9001, 2}, {3079, 3083, 16}};
     static const size_t r2c[][3] = {{3079, 3073, 4},  {9001, 4000, 4}, {2999, 20011, 8},
-                                    {1013, 1009, 16}, {9001, 7001, 2}};
+                                    {1013, 1009, 16}, {9001, 7001, 2}, {3083, 3079, 16}};
     static char text[16384];
     test_env gpu = *TEST_ENV(state);
     gpu.ctx = test_context_gpu_like(TEST_ENV(state), H100);
@@ -231,6 +234,41 @@ static void test_split_columns(void **state)
     clipt_context_release(gpu.ctx);
 }
 
+/* Where both C2R and R2C take short columns, the shorter ones (2207 x
+ * 1525 fp32: R2C 1.43x C2R on the H100); with a common factor, columns of
+ * at most CLIPT_C2R_GCD_MAX_COLUMN elements and rows in local memory, in
+ * three passes (the rotation first), exact. */
+static void test_shorter_columns_and_common_factors(void **state)
+{
+    static const size_t long_rows[][3] = {{12186, 1408, 4}, {1356, 16372, 4}, {1422, 12399, 8},
+                                          {12052, 1526, 8}, {12588, 1524, 8}};
+    static char text[16384];
+    test_env gpu = *TEST_ENV(state);
+    clipt_plan_options o = options(CLIPT_PADDING_AUTO);
+    size_t mismatch = 0;
+    gpu.ctx = test_context_gpu_like(TEST_ENV(state), H100);
+    assert_int_equal(algorithm_of(gpu.ctx, 2207, 1525, 4, &o, NULL), CLIPT_ALGORITHM_R2C);
+    assert_int_equal(algorithm_of(gpu.ctx, 1525, 2207, 4, &o, NULL), CLIPT_ALGORITHM_C2R);
+    assert_int_equal(algorithm_of(gpu.ctx, 1116, 2631, 4, &o, NULL), CLIPT_ALGORITHM_C2R);
+    assert_int_equal(algorithm_of(gpu.ctx, 2631, 1116, 8, &o, NULL), CLIPT_ALGORITHM_R2C);
+    assert_int_equal(algorithm_of(gpu.ctx, 2034, 4030, 4, &o, NULL), CLIPT_ALGORITHM_TPDS);
+    assert_int_equal(algorithm_of(gpu.ctx, 4030, 2034, 4, &o, NULL), CLIPT_ALGORITHM_TPDS);
+    assert_int_equal(algorithm_of(gpu.ctx, 1116, 2631, 2, &o, NULL), CLIPT_ALGORITHM_TPDS);
+    /* a common factor and rows past local memory: C2R/R2C lost 0.81-0.93x */
+    for (size_t i = 0; i < COUNT(long_rows); i++)
+        assert_int_equal(algorithm_of(gpu.ctx, long_rows[i][0], long_rows[i][1],
+                                      long_rows[i][2], &o, NULL),
+                         CLIPT_ALGORITHM_TPDS);
+    assert_status(test_run_transpose(&gpu, 1116, 2631, 4, 4, &o, &mismatch, text, sizeof text),
+                  CLIPT_SUCCESS);
+    assert_int_equal(mismatch, 0);
+    if (!strstr(text, "algorithm: C2R (automatic: sides with the common factor 3, columns of "
+                      "at most 1800 elements, columns of 4464 bytes, at most "
+                      "c2r_column_bytes=12288): 3 passes (column rotation, row shuffle"))
+        fail_msg("1116 x 2631: not the automatic three-pass C2R:\n%s", text);
+    clipt_context_release(gpu.ctx);
+}
+
 /* The option turns C2R off (above) and on: a long-column shape with the
  * limit raised, named in describe's tuning line. */
 static void test_option_raises_the_limit(void **state)
@@ -241,12 +279,12 @@ static void test_option_raises_the_limit(void **state)
     char text[16384];
     gpu.ctx = test_context_gpu_like(TEST_ENV(state), H100);
     assert_status(clipt_plan_options_set_tuning(&o, "c2r_column_bytes", 16384), CLIPT_SUCCESS);
-    assert_status(clipt_plan_create(gpu.ctx, 3073, 1024, 4, &o, &p), CLIPT_SUCCESS);
+    assert_status(clipt_plan_create(gpu.ctx, 3073, 12289, 4, &o, &p), CLIPT_SUCCESS);
     assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
     clipt_plan_release(p);
     if (!strstr(text, "columns of 12292 bytes, at most c2r_column_bytes=16384): 2 passes") ||
         !strstr(text, "[option c2r_column_bytes=16384]"))
-        fail_msg("3073 x 1024 with c2r_column_bytes=16384:\n%s", text);
+        fail_msg("3073 x 12289 with c2r_column_bytes=16384:\n%s", text);
     clipt_context_release(gpu.ctx);
 }
 
@@ -346,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_coprime_short_rows),
         cmocka_unit_test(test_tpds_kept),
         cmocka_unit_test(test_split_columns),
+        cmocka_unit_test(test_shorter_columns_and_common_factors),
         cmocka_unit_test(test_option_raises_the_limit),
         cmocka_unit_test(test_batches_and_permutations),
         cmocka_unit_test(test_other_profiles_never),
