@@ -42,8 +42,9 @@ int plan_text_parse_sequence(const char *text, clipt_sequence *out)
 
 void plan_text_choice(const clipt_plan_info *p, char *buf, size_t len)
 {
-    if (p->algorithm == CLIPT_ALGORITHM_C2R)
-        snprintf(buf, len, "c2r (forced)");
+    /* the info does not say whether C2R or R2C was forced or automatic */
+    if (p->algorithm == CLIPT_ALGORITHM_C2R || p->algorithm == CLIPT_ALGORITHM_R2C)
+        snprintf(buf, len, "%s", p->algorithm == CLIPT_ALGORITHM_C2R ? "c2r" : "r2c");
     else
         snprintf(buf, len, "%s (%s)", plan_text_sequence(p->sequence),
                  p->sequence_forced ? "forced" : "automatic");

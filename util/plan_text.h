@@ -32,7 +32,7 @@ int plan_text_parse_permutation(const char *text, plan_text_permutation *out);
 void plan_text_format_permutation(const plan_text_permutation *p, char *buf, size_t len);
 
 /* The following write NUL-terminated text into buf (len > 0), cut to fit.
- *   plan_text_choice: "3.2 (forced)", "2.1 (automatic)" or "c2r (forced)";
+ *   plan_text_choice: "3.2 (forced)", "2.1 (automatic)", "c2r" or "r2c";
  *   plan_text_tiles:  "m=24 n=16";
  *   plan_text_padded: "1202 x 1103", or "360 x 240 (no padding)";
  *   plan_text_stage:  what the stage does, plain words first, e.g. "move
