@@ -156,7 +156,7 @@ static int c2r_within(clipt_plan p, size_t length, size_t elem)
 /* Whether the automatic C2R's columns (R2C's rows) of `length` elements
  * were short enough for the tuning's c2r_column_bytes (elements of 4 bytes
  * or more), or took the split column pass as rows in local memory
- * (src/choice.c). */
+ * (src/choice_c2r.c). */
 static int c2r_short(clipt_plan p, size_t length, size_t elem)
 {
     return elem >= 4 && c2r_within(p, length, elem);
@@ -164,7 +164,7 @@ static int c2r_short(clipt_plan p, size_t length, size_t elem)
 
 /* Why the automatic rule took a C2R (R2C, `inverse`) whose columns (rows)
  * of `length` elements were long: its rows (columns) on chip, 16-byte ones
- * in local memory and registers (src/choice.c). */
+ * in local memory and registers (src/choice_c2r.c). */
 static const char *c2r_long_why(clipt_plan p, size_t length, size_t elem, int inverse)
 {
     if (c2r_short(p, length, elem))
@@ -175,14 +175,14 @@ static const char *c2r_long_why(clipt_plan p, size_t length, size_t elem, int in
 }
 
 /* "coprime sides", or their common factor (the automatic C2R takes short
- * columns with one: src/choice_c2r.c). */
-static const char *c2r_sides(const clipt_plan_info *info, char *buf, size_t len)
+ * columns with one, R2C short rows: src/choice_c2r.c). */
+static const char *c2r_sides(const clipt_plan_info *info, int inverse, char *buf, size_t len)
 {
     const size_t g = clipt_gcd(info->rows, info->cols);
     if (g == 1)
         return "coprime sides";
-    snprintf(buf, len, "sides with the common factor %zu, columns of at most %d elements", g,
-             CLIPT_C2R_GCD_MAX_COLUMN);
+    snprintf(buf, len, "sides with the common factor %zu, %s of at most %d elements", g,
+             inverse ? "rows" : "columns", CLIPT_C2R_GCD_MAX_COLUMN);
     return buf;
 }
 
@@ -215,7 +215,7 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
         else if (info.algorithm == CLIPT_ALGORITHM_C2R)
             add(&t, "algorithm: C2R (automatic: %s, columns of %zu bytes, %s "
                     "c2r_column_bytes=%u%s): %u passes (%srow shuffle, column shuffle)\n",
-                c2r_sides(&info, sides, sizeof sides), info.rows * info.elem_size,
+                c2r_sides(&info, 0, sides, sizeof sides), info.rows * info.elem_size,
                 c2r_within(p, info.rows, info.elem_size) ? "at most" : "more than",
                 p->tuning.c2r_column_bytes,
                 c2r_long_why(p, info.rows, info.elem_size, 0),
@@ -224,7 +224,7 @@ clipt_status clipt_plan_describe(clipt_plan p, char *buf, size_t len)
             add(&t, "algorithm: R2C (automatic: %s, rows of %zu bytes, %s "
                     "c2r_column_bytes=%u%s): %u passes (column unshuffle, row unshuffle%s, on "
                     "the %zu x %zu view)\n",
-                c2r_sides(&info, sides, sizeof sides), info.cols * info.elem_size,
+                c2r_sides(&info, 1, sides, sizeof sides), info.cols * info.elem_size,
                 c2r_within(p, info.cols, info.elem_size) ? "at most" : "more than",
                 p->tuning.c2r_column_bytes,
                 c2r_long_why(p, info.cols, info.elem_size, 1),

@@ -266,6 +266,17 @@ static void test_shorter_columns_and_common_factors(void **state)
                       "at most 1800 elements, columns of 4464 bytes, at most "
                       "c2r_column_bytes=12288): 3 passes (column rotation, row shuffle"))
         fail_msg("1116 x 2631: not the automatic three-pass C2R:\n%s", text);
+    {
+        clipt_plan p;
+        assert_status(clipt_plan_create(gpu.ctx, 2631, 1116, 8, &o, &p), CLIPT_SUCCESS);
+        assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
+        clipt_plan_release(p);
+        if (!strstr(text, "algorithm: R2C (automatic: sides with the common factor 3, rows of "
+                          "at most 1800 elements, rows of 8928 bytes, at most "
+                          "c2r_column_bytes=12288): 3 passes (column unshuffle, row "
+                          "unshuffle, column unrotation, on the 1116 x 2631 view)"))
+            fail_msg("2631 x 1116 fp64: not the automatic three-pass R2C:\n%s", text);
+    }
     clipt_context_release(gpu.ctx);
 }
 
