@@ -116,6 +116,10 @@ static int split_pays(const clipt_stage_spec *sp, size_t elem, size_t usable)
  * and at least one work-group's slot: with few slots a small matrix's
  * column pass ran on a few work-groups (H100, 1018 columns: 16). */
 #define C2R_SCRATCH_FLOOR ((size_t)32 << 20)
+/* Elements a row pass moves as one 32-bit word (C2R_PACK, cl/c2r.cl):
+ * 1- and 2-byte rows held in local memory go in words. */
+static unsigned c2r_pack(size_t elem) { return elem < 4 ? (unsigned)(4 / elem) : 1u; }
+
 /* Elements a work-item loads before it stores (C2R_BATCH): loads in
  * flight per work-item, in registers (4 of 16 bytes, 8 of the others); 1
  * where the tuning runs the CPU kernels: there a work-group's work-items
@@ -317,7 +321,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
              "-DELEM_TYPE=%s -DC2R_BATCH=%u -DC2R_WALK=%u -DC2R_PACK=%u "
              "-DC2R_REFLECT_COLS=%u%s",
              clipt_elem_type_name(elem), batch, clipt_c2r_walk_rows(elem),
-             elem < 4 ? (unsigned)(4 / elem) : 1u, clipt_c2r_reflect_cols(elem),
+             c2r_pack(elem), clipt_c2r_reflect_cols(elem),
              is_inverse(sp) ? " -DC2R_INVERSE=1" : "");
     status = make_variant(c, elem, t, batch, st, &wg);
     if (status != CLIPT_SUCCESS || st->f.c2r.variant == COLUMNS_SPLIT)
@@ -341,7 +345,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
          * the Oclgrind case of 12000 x 5 bytes take 400 s (now 51); on
          * the H100, 24 coprime shapes of 1000-3000 x 40-250, forced C2R
          * ran 1.07x faster (fp32; 1-byte 0.99x, launch-bound) */
-        const size_t per_item = elem < 4 ? 4 / elem : 1;
+        const size_t per_item = c2r_pack(elem);
         const size_t needed = ((sp->b + per_item - 1) / per_item + 31) / 32 * 32;
         wg = clipt_min_size(wg, needed);
     }
