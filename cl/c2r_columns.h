@@ -17,19 +17,22 @@
  * for every column).  R2C's unshuffle runs the walk along pi's inverse and
  * then the same reflection.
  *
- * c2r_reflect: a unit is a strip of w = C2R_LINE columns (within one
- * period of M columns, so that j mod M = c0 + jj) and `height` of the
- * strip's pairs.  Column j pairs row e_j + k with (c_j - e_j - k) mod M
- * for k < floor(M/2), with c_j = j mod M and e_j = floor(c_j / 2) + 1:
+ * c2r_reflect: a unit is a strip of w = C2R_STRIP columns (C2R_STRIP_LINES
+ * 128-byte lines, within one period of M columns, so that j mod M = c0 +
+ * jj) and `height` of the strip's pairs.  Column j pairs row e_j + k with
+ * (c_j - e_j - k) mod M for k < floor(M/2), with c_j = j mod M and e_j =
+ * floor(c_j / 2) + 1:
  * every pair once (and at most one fixed point, 2x = j mod M, left out of
  * the swaps and of the partner window).
  * Across the strip e_j grows by one every second column, so the unit's
  * first members lie in a window of height + delta rows and their partners
  * in one of height + eps rows (delta + eps = w - 1): both windows are read
- * into local memory row by row (the cells of the unit's pairs only), the
- * pairs swapped there, and each window written back, row by row, to the
- * same cells.  Only the owner of a pair reads or writes its two cells: no
- * other unit touches them, so units need no order.
+ * row by row (the cells of the unit's pairs only) into local memory, where
+ * each column is stored from its first cell on (a window of height x w
+ * elements, not (height + w) x w), the pairs swapped there, and each
+ * window written back, row by row, to the same cells.  Only the owner of
+ * a pair reads or writes its two cells: no other unit touches them, so
+ * units need no order.
  *
  * c2r_save_heads + c2r_walk_rows: the host lists pi's cycles in `table`:
  * per segment four uints (first index into the positions, length, the
@@ -45,7 +48,10 @@
  *
  * Build options: C2R_WALK, the rows of a segment at most (1..32);
  * C2R_REFLECT_COLS, the columns of a strip each work-item of c2r_reflect
- * takes (1, 2 or 4, dividing C2R_LINE).
+ * takes (1, 2 or 4, dividing C2R_LINE); C2R_STRIP_LINES, the 128-byte lines
+ * of a strip (1, 2 or 4); C2R_WALK_SPREAD, the chunks of a segment's rows a
+ * work-item of the walk takes (a power of two dividing C2R_WALK; segments
+ * then of at most C2R_WALK / C2R_WALK_SPREAD rows).
  */
 #ifndef CLIPT_C2R_COLUMNS_H
 #define CLIPT_C2R_COLUMNS_H
@@ -56,9 +62,18 @@
 #ifndef C2R_REFLECT_COLS
 #define C2R_REFLECT_COLS 1
 #endif
+#ifndef C2R_STRIP_LINES
+#define C2R_STRIP_LINES 1
+#endif
+#ifndef C2R_WALK_SPREAD
+#define C2R_WALK_SPREAD 1
+#endif
+/* Rows of a segment the walk takes at most with C2R_WALK_SPREAD chunks. */
+#define C2R_WALK_ROWS (C2R_WALK / C2R_WALK_SPREAD)
 
-/* Columns of a strip: one 128-byte line. */
+/* Columns of a 128-byte line, and of a strip. */
 #define C2R_LINE (128u / (uint)sizeof(elem_t) > 1u ? 128u / (uint)sizeof(elem_t) : 1u)
+#define C2R_STRIP (C2R_LINE * C2R_STRIP_LINES)
 /* A segment with no saved row (host_shared.h). */
 #define C2R_NO_SLOT CLIPT_C2R_NO_SLOT
 
@@ -74,15 +89,21 @@
  * strip. */
 typedef struct c2r_column_cells {
     uint delta, eps, fixed, skip_partner, partner_count;
+    /* where window row 0 of the column would be stored, relative to
+     * column jl's row 0 (modulo 2^32: only rows from delta or eps on are
+     * stored, at r * w + own_at or + partner_at) */
+    uint own_at, partner_at;
     int on;
 } c2r_column_cells;
 
 /* Rows `first`, `first + step`, ... of the work-item's columns read into
  * two local windows, row r of a window from matrix row (start + r) mod M,
  * 2 x C2R_BATCH rows in flight: of each window only the rows that hold
- * the column's pairs (cells[v]); the other cells of a window row belong
- * to other work-groups' pairs, which may be writing them.  Work-items side
- * by side take the same window row, so the loads stay whole lines. */
+ * the column's pairs (cells[v]), stored from the column's first cell on
+ * (own row r at r - delta, partner row r at r - eps); the other cells of a
+ * window row belong to other work-groups' pairs, which may be writing
+ * them.  Work-items side by side take the same window row, so the loads
+ * stay whole lines. */
 static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner,
                                     const __global elem_t *col,
                                     const c2r_column_cells cells[C2R_VEC], uint own_start,
@@ -108,23 +129,23 @@ static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner
             _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                 const c2r_column_cells *c = &cells[v];
                 if (c->on && r >= c->delta && r - c->delta < count)
-                    own[r * w + v * lanes] = x[b][v];
+                    own[r * w + c->own_at] = x[b][v];
                 if (c->on && r >= c->skip_partner && r - c->skip_partner < c->partner_count)
-                    partner[r * w + v * lanes] = y[b][v];
+                    partner[r * w + c->partner_at] = y[b][v];
             }
         }
     }
 }
 
 /* Columns reflected: a strip's pairs swapped through local memory (two
- * windows of (height + C2R_LINE) x C2R_LINE elements in tmp).  Work-groups
- * are a multiple of lanes = C2R_LINE / C2R_REFLECT_COLS work-items:
+ * windows of height x C2R_STRIP elements in tmp).  Work-groups are a
+ * multiple of lanes = C2R_STRIP / C2R_REFLECT_COLS work-items:
  * work-item lid takes the columns jl = lid mod lanes, jl + lanes, ... of
  * the strip and every (lsz / lanes)-th row. */
 __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, uint rows,
                           uint cols, uint height, uint4 div_rows, __local elem_t *tmp)
 {
-    const uint w = C2R_LINE, lanes = C2R_LINE / C2R_VEC;
+    const uint w = C2R_STRIP, lanes = C2R_STRIP / C2R_VEC;
     const uint lid = (uint)get_local_id(0);
     const uint first = lid / lanes, jl = lid - first * lanes;
     const uint step = (uint)get_local_size(0) / lanes;
@@ -133,7 +154,7 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
     const uint periods = (cols - 1) / rows + 1;
     const uint tiles = (pairs + height - 1) / height;
     const ulong units = instances * periods * per_period * tiles;
-    __local elem_t *own = tmp, *partner = tmp + (height + w) * w;
+    __local elem_t *own = tmp, *partner = tmp + height * w;
     for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
         /* strips fastest: work-groups side by side read neighbouring
          * lines of the same rows (2 % faster on an H100 than tiles
@@ -167,6 +188,8 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                 c->fixed = rows % 2 == 0 && (c0 + jj) % 2 == 0 && k0 + hc == pairs;
                 c->skip_partner = c->eps + c->fixed;
                 c->partner_count = hc - c->fixed;
+                c->own_at = v * lanes - c->delta * w;
+                c->partner_at = v * lanes - c->eps * w;
                 any |= c->on;
             }
             /* column jl of the strip (jl + v * lanes at v * lanes from it) */
@@ -181,8 +204,8 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                     const c2r_column_cells *c = &cells[v];
                     const uint jj = jl + v * lanes;
                     if (c->on && h < hc - c->fixed) {
-                        const uint x = (h + c->delta) * w + jj;
-                        const uint y = (hc - 1 - h + c->eps) * w + jj;
+                        const uint x = h * w + jj;
+                        const uint y = (hc - 1 - h) * w + jj;
                         const elem_t e = own[x];
                         own[x] = partner[y];
                         partner[y] = e;
@@ -192,13 +215,13 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
             barrier(CLK_LOCAL_MEM_FENCE);
             /* the columns' pair cells back, row by row of each window: own
              * row r holds pair r - delta, partner row r pair hc - 1 + eps
-             * - r */
+             * - r (at local rows r - delta and r - eps) */
             for (uint r = first; any && r < own_rows; r += step) {
                 __global elem_t *o = col + (ulong)c2r_mod(r_own + r, div_rows) * cols;
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
                     if (c->on && r >= c->delta && r - c->delta < hc)
-                        o[v * lanes] = own[r * w + jl + v * lanes];
+                        o[v * lanes] = own[jl + r * w + c->own_at];
                 }
             }
             for (uint r = first; any && r < partner_rows; r += step) {
@@ -207,7 +230,7 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                     const c2r_column_cells *c = &cells[v];
                     if (c->on && r >= c->skip_partner &&
                         r - c->skip_partner < c->partner_count)
-                        p[v * lanes] = partner[r * w + jl + v * lanes];
+                        p[v * lanes] = partner[jl + r * w + c->partner_at];
                 }
             }
             barrier(CLK_LOCAL_MEM_FENCE);
@@ -241,17 +264,21 @@ C2R_WALK_KERNEL(c2r_save_heads)
     }
 }
 
-/* Every row of a segment takes the next one's content (element k per
- * work-item; a unit is a segment and lsz consecutive elements of its
- * rows). */
+/* Every row of a segment takes the next one's content: a unit is a
+ * segment and C2R_WALK_SPREAD chunks of lsz consecutive elements of its
+ * rows, element k + c * lsz of chunk c per work-item, so that short
+ * segments (cycles of two rows are common) still keep up to C2R_WALK
+ * loads in flight.  Register c * C2R_WALK_ROWS + t holds row t of chunk
+ * c. */
 C2R_WALK_KERNEL(c2r_walk_rows)
 {
     const uint lsz = (uint)get_local_size(0);
-    const uint chunks = (cols - 1) / lsz + 1;
+    const uint reach = lsz * C2R_WALK_SPREAD;
+    const uint chunks = (cols - 1) / reach + 1;
     const ulong units = instances * segments * chunks;
     for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
         const ulong rest = unit / chunks;
-        const uint k = (uint)(unit - rest * chunks) * lsz + (uint)get_local_id(0);
+        const uint k = (uint)(unit - rest * chunks) * reach + (uint)get_local_id(0);
         const ulong inst = rest / segments;
         const uint s = (uint)(rest - inst * segments);
         const __global uint *pos = table + 4 * (ulong)segments + table[4 * s];
@@ -263,13 +290,19 @@ C2R_WALK_KERNEL(c2r_walk_rows)
         const __global elem_t *next = tail == C2R_NO_SLOT
                                           ? base + (ulong)pos[0] * cols
                                           : saved + (inst * slots + tail) * (ulong)cols + k;
-        _Pragma("unroll") for (uint t = 0; t < C2R_WALK; t++) {
-            if (t < len)
-                v[t] = t + 1 < len ? base[(ulong)pos[t + 1] * cols] : *next;
+        _Pragma("unroll") for (uint c = 0; c < C2R_WALK_SPREAD; c++) {
+            _Pragma("unroll") for (uint t = 0; t < C2R_WALK_ROWS; t++) {
+                if (t < len && k + c * lsz < cols)
+                    v[c * C2R_WALK_ROWS + t] = t + 1 < len
+                                                   ? base[(ulong)pos[t + 1] * cols + c * lsz]
+                                                   : next[c * lsz];
+            }
         }
-        _Pragma("unroll") for (uint t = 0; t < C2R_WALK; t++) {
-            if (t < len)
-                base[(ulong)pos[t] * cols] = v[t];
+        _Pragma("unroll") for (uint c = 0; c < C2R_WALK_SPREAD; c++) {
+            _Pragma("unroll") for (uint t = 0; t < C2R_WALK_ROWS; t++) {
+                if (t < len && k + c * lsz < cols)
+                    base[(ulong)pos[t] * cols + c * lsz] = v[c * C2R_WALK_ROWS + t];
+            }
         }
     }
 }

@@ -319,9 +319,9 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
      * reflection's columns per work-item (cl/c2r_columns.h) */
     snprintf(st->options, sizeof st->options,
              "-DELEM_TYPE=%s -DC2R_BATCH=%u -DC2R_WALK=%u -DC2R_PACK=%u "
-             "-DC2R_REFLECT_COLS=%u%s",
+             "-DC2R_REFLECT_COLS=%u -DC2R_STRIP_LINES=%u%s",
              clipt_elem_type_name(elem), batch, clipt_c2r_walk_rows(elem),
-             c2r_pack(elem), clipt_c2r_reflect_cols(elem),
+             c2r_pack(elem), clipt_c2r_reflect_cols(elem), clipt_c2r_strip_lines(elem),
              is_inverse(sp) ? " -DC2R_INVERSE=1" : "");
     status = make_variant(c, elem, t, batch, st, &wg);
     if (status != CLIPT_SUCCESS || st->f.c2r.variant == COLUMNS_SPLIT)

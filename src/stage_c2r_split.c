@@ -8,6 +8,7 @@
 #include "pool.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* R2C's unshuffle: the walk first, along the inverse permutation. */
@@ -16,11 +17,14 @@ static int is_inverse(const clipt_stage_spec *sp)
     return sp->op == CLIPT_OP_UNSHUFFLE_COLUMNS;
 }
 
-/* Pairs a reflected strip takes at most: the windows' extra rows (a
- * line's columns over two windows) cost less with more, local memory per
- * work-group more (H100, 16 fp32 shapes: the reflection at 1.85 copies'
- * time with 64, 1.65-1.68 with 96 and with 128). */
-#define C2R_REFLECT_HEIGHT 96u
+/* Pairs a reflected strip takes at most: as many as local memory holds,
+ * up to 192.  H100, tenth session (tuning/gpu_reflect.sh, 10-16 fresh
+ * coprime shapes a size, two lists): the column pass in copies' time
+ * with 96 and 192 pairs, 2-byte 4.56 / 4.39 and 4.05 / 3.96, fp32 3.14 /
+ * 3.10 and 3.15 / 3.09, fp64 2.88 / 2.65 and 2.72 / 2.66.  (Before the
+ * windows were stored from each column's first cell on, they took a
+ * strip's width more rows: 64 pairs had cost fp32 1.85 copies, 96 1.65.) */
+#define C2R_REFLECT_HEIGHT 192u
 /* Rows of a walk segment (C2R_WALK): loads each work-item keeps in
  * flight, in registers (H100, 16 fp32 shapes: the split column pass at
  * 3.40 copies' time with 8, 3.05 with 16, 2.95 with 32); 16 of 16 bytes. */
@@ -32,31 +36,55 @@ unsigned clipt_c2r_walk_rows(size_t elem) { return elem > 8 ? 16u : 32u; }
  * 3.11, 3.9; fp64 2.5, 2.9, 4.5. */
 unsigned clipt_c2r_reflect_cols(size_t elem) { return elem <= 2 ? 2u : 1u; }
 
+/* A positive whole number from the environment variable `name` (a
+ * measuring knob, tuning/README.md), else `fallback`. */
+static unsigned knob(const char *name, unsigned fallback)
+{
+    const char *v = getenv(name);
+    const long n = v ? strtol(v, NULL, 10) : 0;
+    return n > 0 && n <= 4096 ? (unsigned)n : fallback;
+}
+
+/* 128-byte lines of a reflected strip (C2R_STRIP_LINES): 4 for 16-byte
+ * elements (32 columns, as one line of fp32), else 1.  H100, the same
+ * runs: 16-byte column passes of 2.83 / 2.82 copies' time with 1 line and
+ * 96 pairs, 2.56 / 2.60 with 2 lines and 96, 2.54 / 2.53 with 4 and 48;
+ * for fp32, 2 lines cost as much as 1 (3.15, 3.19), 4 lines leave too few
+ * pairs in local memory (the pass falls back to scratch: 5.75). */
+unsigned clipt_c2r_strip_lines(size_t elem)
+{
+    const unsigned n = knob("CLIPT_C2R_STRIP_LINES", elem >= 16 ? 4 : 1);
+    return n == 1 || n == 2 || n == 4 ? n : 1;
+}
+
 static unsigned line_columns(size_t elem) { return 128 / elem > 1 ? (unsigned)(128 / elem) : 1; }
 
-/* The reflection's kernel and launch: work-groups a multiple of a line's
- * columns, windows of local memory as tall as C2R_REFLECT_HEIGHT or what
- * fits. */
+/* The reflection's kernel and launch: work-groups a multiple of a
+ * strip's lanes (its columns over C2R_REFLECT_COLS), windows of local
+ * memory as tall as C2R_REFLECT_HEIGHT or what fits. */
 static clipt_status split_reflection(clipt_context c, size_t elem, const clipt_tuning *t,
                                      clipt_stage *st)
 {
     const clipt_stage_spec *sp = &st->spec;
     clipt_c2r_state *g = &st->f.c2r;
-    const uint64_t w = line_columns(elem);
+    const uint64_t w = (uint64_t)line_columns(elem) * clipt_c2r_strip_lines(elem);
+    const uint64_t lanes = w / clipt_c2r_reflect_cols(elem);
     size_t limit = 0, own_local = 0, budget, lsz, height;
     uint64_t units;
     clipt_status status = clipt_make_kernel(c, st, "c2r_reflect", &g->reflect, &limit,
                                             &own_local);
     if (status != CLIPT_SUCCESS)
         return status;
-    lsz = clipt_min_size(CLIPT_C2R_GROUP_SIZE, limit) / w * w;
+    lsz = clipt_min_size(CLIPT_C2R_GROUP_SIZE, limit) / lanes * lanes;
     budget = clipt_local_budget(&c->profile, own_local) / (2 * w * elem);
-    height = budget > w ? clipt_min_size(budget - w, C2R_REFLECT_HEIGHT) : 0;
-    if (lsz == 0 || height == 0)
+    height = clipt_min_size(budget, knob("CLIPT_C2R_REFLECT_HEIGHT", C2R_REFLECT_HEIGHT));
+    /* below half a strip's columns, the loads' loops would pass more rows
+     * that hold none of the unit's cells than rows that do */
+    if (lsz == 0 || height == 0 || height < w / 2)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     g->height = (unsigned)height;
     g->width = (unsigned)w;
-    st->local_bytes[0] = 2 * (height + w) * w * elem;
+    st->local_bytes[0] = 2 * height * w * elem;
     units = sp->instances * ((sp->b - 1) / sp->a + 1) *
             (((sp->a < sp->b ? sp->a : sp->b) + w - 1) / w) *
             ((sp->a / 2 + height - 1) / height);
@@ -66,15 +94,31 @@ static clipt_status split_reflection(clipt_context c, size_t elem, const clipt_t
     return CLIPT_SUCCESS;
 }
 
-/* The walk's table (the host's copy, written at the first run), kernels
- * and launches. */
-static clipt_status split_walk(clipt_context c, size_t elem, const clipt_tuning *t,
-                               size_t scratch_cap, clipt_stage *st)
+/* Chunks of a segment's rows a work-item of the walk takes
+ * (C2R_WALK_SPREAD): the largest power of two that keeps the longest
+ * segment's loads within the kernel's max_len registers.  H100, 4268 x
+ * 7567 2-byte (2112 cycles of two rows): with one chunk a work-item had
+ * two loads in flight, and the column pass took 0.465 ms; with 16, 0.193
+ * ms (the plan 0.539 -> 0.263 ms, TPDS's 0.260). */
+static unsigned walk_spread(const clipt_c2r_walk *w, unsigned max_len)
+{
+    uint32_t longest = 1;
+    unsigned spread = 1;
+    for (size_t s = 0; s < w->segments; s++)
+        if (w->table[4 * s + 1] > longest)
+            longest = w->table[4 * s + 1];
+    while (w->segments && 2 * spread * longest <= max_len)
+        spread *= 2;
+    return spread;
+}
+
+/* The walk's table (the host's copy, written at the first run), its
+ * spread in the build options. */
+static clipt_status split_walk_table(size_t elem, size_t scratch_cap, clipt_stage *st)
 {
     const clipt_stage_spec *sp = &st->spec;
     clipt_c2r_state *g = &st->f.c2r;
-    const size_t cap = clipt_groups_cap(c, t->groups_per_cu_100, t->groups_100);
-    size_t limit = 0, save_limit = 0, own_local = 0, lsz;
+    const size_t used = strlen(st->options);
     clipt_c2r_walk walk;
     clipt_status status =
         clipt_c2r_walk_make(sp->a, sp->b, is_inverse(sp), clipt_c2r_walk_rows(elem), &walk);
@@ -84,31 +128,55 @@ static clipt_status split_walk(clipt_context c, size_t elem, const clipt_tuning 
     g->host_bytes = walk.bytes;
     g->segments = walk.segments;
     g->slots = walk.slots;
+    g->spread = walk_spread(&walk, clipt_c2r_walk_rows(elem));
     st->scratch_bytes = (size_t)(sp->instances * walk.slots * sp->b * elem);
     st->aux_bytes = walk.bytes;
     if (walk.segments > UINT32_MAX || walk.slots > UINT32_MAX ||
         st->scratch_bytes > scratch_cap)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
+    if (g->spread > 1 &&
+        (size_t)snprintf(st->options + used, sizeof st->options - used,
+                         " -DC2R_WALK_SPREAD=%u", g->spread) >= sizeof st->options - used)
+        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS; /* not with the options the stage makes */
+    return CLIPT_SUCCESS;
+}
+
+/* The walk's kernels and launches, and the table's device buffer. */
+static clipt_status split_walk(clipt_context c, const clipt_tuning *t, clipt_stage *st)
+{
+    const clipt_stage_spec *sp = &st->spec;
+    clipt_c2r_state *g = &st->f.c2r;
+    const size_t cap = clipt_groups_cap(c, t->groups_per_cu_100, t->groups_100);
+    size_t limit = 0, save_limit = 0, own_local = 0, lsz;
+    clipt_status status;
     if ((status = clipt_make_kernel(c, st, "c2r_walk_rows", &g->walk, &limit, &own_local)) ||
         (status = clipt_make_kernel(c, st, "c2r_save_heads", &st->kernel, &save_limit,
                                     &own_local)))
         return status;
     lsz = clipt_min_size(CLIPT_C2R_GROUP_SIZE, clipt_min_size(limit, save_limit));
-    clipt_set_launch(st, lsz, sp->instances * walk.segments * ((sp->b - 1) / lsz + 1), 1, cap);
-    g->save_global = lsz * clipt_min_size(cap, walk.segments ? sp->instances * walk.segments : 1);
-    return clipt_pool_take_buffer(&c->pool, c->cl_ctx, walk.bytes ? walk.bytes : 4,
+    clipt_set_launch(st, lsz,
+                     sp->instances * g->segments * ((sp->b - 1) / (lsz * g->spread) + 1), 1,
+                     cap);
+    g->save_global = lsz * clipt_min_size(cap, g->segments ? sp->instances * g->segments : 1);
+    return clipt_pool_take_buffer(&c->pool, c->cl_ctx, g->host_bytes ? g->host_bytes : 4,
                                   CL_MEM_READ_ONLY, &g->table);
 }
 
 clipt_status clipt_c2r_split_prepare(clipt_context c, size_t elem, const clipt_tuning *t,
                                      size_t scratch_cap, clipt_stage *st)
 {
-    clipt_status status = split_reflection(c, elem, t, st);
+    char options[sizeof st->options];
+    clipt_status status;
+    memcpy(options, st->options, sizeof options);
+    status = split_walk_table(elem, scratch_cap, st);
     st->kernel_name = is_inverse(&st->spec) ? "c2r_save_heads + c2r_walk_rows + c2r_reflect"
                                             : "c2r_reflect + c2r_save_heads + c2r_walk_rows";
     if (status == CLIPT_SUCCESS)
-        status = split_walk(c, elem, t, scratch_cap, st);
+        status = split_reflection(c, elem, t, st);
+    if (status == CLIPT_SUCCESS)
+        status = split_walk(c, t, st);
     if (status != CLIPT_SUCCESS) { /* the stage as before: the next variant's */
+        memcpy(st->options, options, sizeof options);
         clipt_c2r_split_release(st);
         if (st->kernel)
             clReleaseKernel(st->kernel);
@@ -203,6 +271,8 @@ int clipt_c2r_split_describe(const clipt_stage *st, char *buf, size_t len)
 {
     const clipt_c2r_state *f = &st->f.c2r;
     return snprintf(buf, len, "; split: columns reflected in strips of %u, %u pairs at a time, "
-                    "and rows walked along %zu cycle segments of <= %u (%zu rows saved)",
-                    f->width, f->height, f->segments, clipt_c2r_walk_rows(st->elem), f->slots);
+                    "and rows walked along %zu cycle segments of <= %u (%zu rows saved), "
+                    "%u chunk%s of a segment's rows a work-item",
+                    f->width, f->height, f->segments, clipt_c2r_walk_rows(st->elem), f->slots,
+                    f->spread, f->spread == 1 ? "" : "s");
 }

@@ -383,15 +383,19 @@ static void test_plan_cases(void **state)
  * CLIPT_C2R_COLUMNS=split (the last field): C2R, R2C (64 rows: a fixed
  * point among each even column's pairs), and gcd > 1 in the GPU style;
  * then 1- and 2-byte rows in 32-bit words (C2R_PACK) in the GPU style, the
- * index stepped (coprime) and divided (R2C, gcd 6), and 1-byte columns
- * reflected two to a work-item (C2R_REFLECT_COLS). */
+ * index stepped (coprime) and divided (R2C, gcd 6), 1-byte columns
+ * reflected two to a work-item (C2R_REFLECT_COLS), and 16-byte columns
+ * reflected in strips of four lines (C2R_STRIP_LINES), local memory
+ * holding 32 of a strip's pairs at a time, and a walk of cycles of two
+ * rows (100 x 301), each work-item taking 16 chunks of a segment. */
 static const size_t c2r_cases[][6] = {
     {60, 42, 4, 0, 0, 0},   {97, 101, 16, 0, 0, 0}, {3, 20011, 2, 0, 0, 0},
     {12000, 5, 1, 0, 0, 0}, {60, 42, 8, 1, 0, 0},   {3, 12007, 4, 1, 0, 0},
     {3, 20011, 4, 1, 0, 0}, {1500, 5, 16, 1, 0, 0}, {42, 60, 4, 1, 1, 0},
     {20011, 3, 2, 0, 1, 0}, {5, 12000, 1, 0, 1, 0}, {12007, 3, 4, 1, 1, 0},
     {97, 101, 4, 0, 0, 1},  {101, 64, 8, 0, 1, 1},  {64, 84, 2, 1, 0, 1},
-    {97, 101, 1, 1, 0, 0},  {60, 42, 2, 1, 1, 0},   {101, 97, 1, 1, 0, 1}};
+    {97, 101, 1, 1, 0, 0},  {60, 42, 2, 1, 1, 0},   {101, 97, 1, 1, 0, 1},
+    {101, 97, 16, 0, 0, 1}, {100, 301, 2, 0, 0, 1}};
 
 static void test_c2r_cases(void **state)
 {

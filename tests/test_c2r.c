@@ -278,6 +278,55 @@ static void test_sub_buffer(void **state)
     test_run_on_sub_buffer(TEST_ENV(state), 123, 45, 8, 16, &o, 9);
 }
 
+/* The reflection's measuring knobs (tuning/gpu_reflect.sh): strips of two
+ * lines, no element size's own choice, and 40 pairs at a time (several
+ * windows a strip), as describe says; both ways, every element size (the
+ * 1-byte strips' 256 columns want 128 pairs: those go to scratch). */
+static void split_knobs(test_env *env)
+{
+    static const c2r_shape some[] = {{97, 101}, {131, 257}, {257, 131}};
+    const clipt_plan_options o = c2r_options();
+    char text[4096];
+    clipt_plan p;
+    setenv("CLIPT_C2R_STRIP_LINES", "2", 1);
+    setenv("CLIPT_C2R_REFLECT_HEIGHT", "40", 1);
+    assert_status(clipt_plan_create(env->ctx, 131, 257, 4, &o, &p), CLIPT_SUCCESS);
+    assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
+    clipt_plan_release(p);
+    assert_non_null(strstr(text, "columns reflected in strips of 64, 40 pairs at a time"));
+    for (int inverse = 0; inverse < 2; inverse++) {
+        forced_algorithm = inverse ? CLIPT_ALGORITHM_R2C : CLIPT_ALGORITHM_C2R;
+        for (size_t i = 0; i < COUNT(some); i++)
+            for (size_t e = 0; e < COUNT(elem_sizes); e++)
+                run_c2r(env, some[i].rows, some[i].cols, elem_sizes[e], elem_sizes[e] * i);
+    }
+    forced_algorithm = CLIPT_ALGORITHM_C2R;
+    unsetenv("CLIPT_C2R_STRIP_LINES");
+    unsetenv("CLIPT_C2R_REFLECT_HEIGHT");
+}
+
+/* Walks of short cycles: a work-item takes several chunks of a segment's
+ * rows (100 x 301: cols = 1 mod rows, every cycle two rows, 16 chunks, the
+ * second one partial past a row of 256; R2C on 301 x 100 the same; R2C on
+ * 64 x 193 two chunks), every element size at offsets. */
+static void split_short_cycles(test_env *env)
+{
+    static const size_t cases[][3] = {{100, 301, 0}, {301, 100, 1}, {64, 193, 1}};
+    char text[4096];
+    clipt_plan_options o = c2r_options();
+    clipt_plan p;
+    assert_status(clipt_plan_create(env->ctx, 100, 301, 2, &o, &p), CLIPT_SUCCESS);
+    assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
+    clipt_plan_release(p);
+    assert_non_null(strstr(text, "(0 rows saved), 16 chunks of a segment's rows a work-item"));
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        forced_algorithm = cases[i][2] ? CLIPT_ALGORITHM_R2C : CLIPT_ALGORITHM_C2R;
+        for (size_t e = 0; e < COUNT(elem_sizes); e++)
+            run_c2r(env, cases[i][0], cases[i][1], elem_sizes[e], elem_sizes[e] * (i + 1));
+    }
+    forced_algorithm = CLIPT_ALGORITHM_C2R;
+}
+
 /* The column shuffles split (CLIPT_C2R_COLUMNS=split: PoCL's local
  * memory holds every test's column block, so only the knob puts them
  * there): a reflection and a row walk for C2R, the walk first for R2C;
@@ -315,6 +364,8 @@ static void test_split(void **state)
     }
     forced_algorithm = CLIPT_ALGORITHM_C2R;
     forced_style = 0;
+    split_knobs(env);
+    split_short_cycles(env);
     o = c2r_options();
     test_run_on_sub_buffer(env, 123, 45, 8, 16, &o, 9);
     o.algorithm = CLIPT_ALGORITHM_R2C;
