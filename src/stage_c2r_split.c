@@ -99,7 +99,10 @@ static clipt_status split_reflection(clipt_context c, size_t elem, const clipt_t
  * segment's loads within the kernel's max_len registers.  H100, 4268 x
  * 7567 2-byte (2112 cycles of two rows): with one chunk a work-item had
  * two loads in flight, and the column pass took 0.465 ms; with 16, 0.193
- * ms (the plan 0.539 -> 0.263 ms, TPDS's 0.260). */
+ * ms (the plan 0.539 -> 0.263 ms, TPDS's 0.260).  Only where the chunks
+ * hold at most 8 rows each: with 16 rows in each of 2 chunks the kernel
+ * spilled scalar registers on AMD targets (tuning/compile_matrix.py), so
+ * segments of 9-16 rows keep one chunk, as before. */
 static unsigned walk_spread(const clipt_c2r_walk *w, unsigned max_len)
 {
     uint32_t longest = 1;
@@ -109,7 +112,7 @@ static unsigned walk_spread(const clipt_c2r_walk *w, unsigned max_len)
             longest = w->table[4 * s + 1];
     while (w->segments && 2 * spread * longest <= max_len)
         spread *= 2;
-    return spread;
+    return max_len / spread <= 8 ? spread : 1;
 }
 
 /* The walk's table (the host's copy, written at the first run), its

@@ -280,8 +280,9 @@ static void test_sub_buffer(void **state)
 
 /* The reflection's measuring knobs (tuning/gpu_reflect.sh): strips of two
  * lines, no element size's own choice, and 40 pairs at a time (several
- * windows a strip), as describe says; both ways, every element size (the
- * 1-byte strips' 256 columns want 128 pairs: those go to scratch). */
+ * windows a strip), as describe says; both ways, every element size (1-
+ * and 2-byte strips of two lines, 256 and 128 columns, want 128 and 64
+ * pairs: those go to scratch). */
 static void split_knobs(test_env *env)
 {
     static const c2r_shape some[] = {{97, 101}, {131, 257}, {257, 131}};
@@ -307,13 +308,14 @@ static void split_knobs(test_env *env)
 
 /* Walks of short cycles: a work-item takes several chunks of a segment's
  * rows (100 x 301: cols = 1 mod rows, every cycle two rows, 16 chunks, the
- * second one partial past a row of 256; R2C on 301 x 100 the same; R2C on
- * 64 x 193 two chunks), every element size at offsets. */
+ * second one partial past a row of 256; R2C on 301 x 100 the same; 64 x
+ * 263: cycles of 8 rows, 4 chunks, 2 of 16-byte elements), every element
+ * size at offsets. */
 static void split_short_cycles(test_env *env)
 {
-    static const size_t cases[][3] = {{100, 301, 0}, {301, 100, 1}, {64, 193, 1}};
+    static const size_t cases[][3] = {{100, 301, 0}, {301, 100, 1}, {64, 263, 0}};
+    const clipt_plan_options o = c2r_options();
     char text[4096];
-    clipt_plan_options o = c2r_options();
     clipt_plan p;
     assert_status(clipt_plan_create(env->ctx, 100, 301, 2, &o, &p), CLIPT_SUCCESS);
     assert_status(clipt_plan_describe(p, text, sizeof text), CLIPT_SUCCESS);
