@@ -49,9 +49,7 @@
  * Build options: C2R_WALK, the rows of a segment at most (1..32);
  * C2R_REFLECT_COLS, the columns of a strip each work-item of c2r_reflect
  * takes (1, 2 or 4, dividing C2R_LINE); C2R_STRIP_LINES, the 128-byte lines
- * of a strip (1, 2 or 4); C2R_WALK_SPREAD, the chunks of a segment's rows a
- * work-item of the walk takes (a power of two dividing C2R_WALK; segments
- * then of at most C2R_WALK / C2R_WALK_SPREAD rows).
+ * of a strip (1, 2 or 4).
  */
 #ifndef CLIPT_C2R_COLUMNS_H
 #define CLIPT_C2R_COLUMNS_H
@@ -65,11 +63,6 @@
 #ifndef C2R_STRIP_LINES
 #define C2R_STRIP_LINES 1
 #endif
-#ifndef C2R_WALK_SPREAD
-#define C2R_WALK_SPREAD 1
-#endif
-/* Rows of a segment the walk takes at most with C2R_WALK_SPREAD chunks. */
-#define C2R_WALK_ROWS (C2R_WALK / C2R_WALK_SPREAD)
 
 /* Columns of a 128-byte line, and of a strip. */
 #define C2R_LINE (128u / (uint)sizeof(elem_t) > 1u ? 128u / (uint)sizeof(elem_t) : 1u)
@@ -264,21 +257,17 @@ C2R_WALK_KERNEL(c2r_save_heads)
     }
 }
 
-/* Every row of a segment takes the next one's content: a unit is a
- * segment and C2R_WALK_SPREAD chunks of lsz consecutive elements of its
- * rows, element k + c * lsz of chunk c per work-item, so that short
- * segments (cycles of two rows are common) still keep up to C2R_WALK
- * loads in flight.  Register c * C2R_WALK_ROWS + t holds row t of chunk
- * c. */
+/* Every row of a segment takes the next one's content (element k per
+ * work-item; a unit is a segment and lsz consecutive elements of its
+ * rows). */
 C2R_WALK_KERNEL(c2r_walk_rows)
 {
     const uint lsz = (uint)get_local_size(0);
-    const uint reach = lsz * C2R_WALK_SPREAD;
-    const uint chunks = (cols - 1) / reach + 1;
+    const uint chunks = (cols - 1) / lsz + 1;
     const ulong units = instances * segments * chunks;
     for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
         const ulong rest = unit / chunks;
-        const uint k = (uint)(unit - rest * chunks) * reach + (uint)get_local_id(0);
+        const uint k = (uint)(unit - rest * chunks) * lsz + (uint)get_local_id(0);
         const ulong inst = rest / segments;
         const uint s = (uint)(rest - inst * segments);
         const __global uint *pos = table + 4 * (ulong)segments + table[4 * s];
@@ -290,19 +279,13 @@ C2R_WALK_KERNEL(c2r_walk_rows)
         const __global elem_t *next = tail == C2R_NO_SLOT
                                           ? base + (ulong)pos[0] * cols
                                           : saved + (inst * slots + tail) * (ulong)cols + k;
-        _Pragma("unroll") for (uint c = 0; c < C2R_WALK_SPREAD; c++) {
-            _Pragma("unroll") for (uint t = 0; t < C2R_WALK_ROWS; t++) {
-                if (t < len && k + c * lsz < cols)
-                    v[c * C2R_WALK_ROWS + t] = t + 1 < len
-                                                   ? base[(ulong)pos[t + 1] * cols + c * lsz]
-                                                   : next[c * lsz];
-            }
+        _Pragma("unroll") for (uint t = 0; t < C2R_WALK; t++) {
+            if (t < len)
+                v[t] = t + 1 < len ? base[(ulong)pos[t + 1] * cols] : *next;
         }
-        _Pragma("unroll") for (uint c = 0; c < C2R_WALK_SPREAD; c++) {
-            _Pragma("unroll") for (uint t = 0; t < C2R_WALK_ROWS; t++) {
-                if (t < len && k + c * lsz < cols)
-                    base[(ulong)pos[t] * cols + c * lsz] = v[c * C2R_WALK_ROWS + t];
-            }
+        _Pragma("unroll") for (uint t = 0; t < C2R_WALK; t++) {
+            if (t < len)
+                base[(ulong)pos[t] * cols] = v[t];
         }
     }
 }

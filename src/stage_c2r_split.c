@@ -94,34 +94,11 @@ static clipt_status split_reflection(clipt_context c, size_t elem, const clipt_t
     return CLIPT_SUCCESS;
 }
 
-/* Chunks of a segment's rows a work-item of the walk takes
- * (C2R_WALK_SPREAD): the largest power of two that keeps the longest
- * segment's loads within the kernel's max_len registers.  H100, 4268 x
- * 7567 2-byte (2112 cycles of two rows): with one chunk a work-item had
- * two loads in flight, and the column pass took 0.465 ms; with 16, 0.193
- * ms (the plan 0.539 -> 0.263 ms, TPDS's 0.260).  Only where the chunks
- * hold at most 8 rows each: with 16 rows in each of 2 chunks the kernel
- * spilled scalar registers on AMD targets (tuning/compile_matrix.py), so
- * segments of 9-16 rows keep one chunk, as before. */
-static unsigned walk_spread(const clipt_c2r_walk *w, unsigned max_len)
-{
-    uint32_t longest = 1;
-    unsigned spread = 1;
-    for (size_t s = 0; s < w->segments; s++)
-        if (w->table[4 * s + 1] > longest)
-            longest = w->table[4 * s + 1];
-    while (w->segments && 2 * spread * longest <= max_len)
-        spread *= 2;
-    return max_len / spread <= 8 ? spread : 1;
-}
-
-/* The walk's table (the host's copy, written at the first run), its
- * spread in the build options. */
+/* The walk's table (the host's copy, written at the first run). */
 static clipt_status split_walk_table(size_t elem, size_t scratch_cap, clipt_stage *st)
 {
     const clipt_stage_spec *sp = &st->spec;
     clipt_c2r_state *g = &st->f.c2r;
-    const size_t used = strlen(st->options);
     clipt_c2r_walk walk;
     clipt_status status =
         clipt_c2r_walk_make(sp->a, sp->b, is_inverse(sp), clipt_c2r_walk_rows(elem), &walk);
@@ -131,16 +108,11 @@ static clipt_status split_walk_table(size_t elem, size_t scratch_cap, clipt_stag
     g->host_bytes = walk.bytes;
     g->segments = walk.segments;
     g->slots = walk.slots;
-    g->spread = walk_spread(&walk, clipt_c2r_walk_rows(elem));
     st->scratch_bytes = (size_t)(sp->instances * walk.slots * sp->b * elem);
     st->aux_bytes = walk.bytes;
     if (walk.segments > UINT32_MAX || walk.slots > UINT32_MAX ||
         st->scratch_bytes > scratch_cap)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    if (g->spread > 1 &&
-        (size_t)snprintf(st->options + used, sizeof st->options - used,
-                         " -DC2R_WALK_SPREAD=%u", g->spread) >= sizeof st->options - used)
-        return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS; /* not with the options the stage makes */
     return CLIPT_SUCCESS;
 }
 
@@ -157,9 +129,7 @@ static clipt_status split_walk(clipt_context c, const clipt_tuning *t, clipt_sta
                                     &own_local)))
         return status;
     lsz = clipt_min_size(CLIPT_C2R_GROUP_SIZE, clipt_min_size(limit, save_limit));
-    clipt_set_launch(st, lsz,
-                     sp->instances * g->segments * ((sp->b - 1) / (lsz * g->spread) + 1), 1,
-                     cap);
+    clipt_set_launch(st, lsz, sp->instances * g->segments * ((sp->b - 1) / lsz + 1), 1, cap);
     g->save_global = lsz * clipt_min_size(cap, g->segments ? sp->instances * g->segments : 1);
     return clipt_pool_take_buffer(&c->pool, c->cl_ctx, g->host_bytes ? g->host_bytes : 4,
                                   CL_MEM_READ_ONLY, &g->table);
@@ -168,10 +138,7 @@ static clipt_status split_walk(clipt_context c, const clipt_tuning *t, clipt_sta
 clipt_status clipt_c2r_split_prepare(clipt_context c, size_t elem, const clipt_tuning *t,
                                      size_t scratch_cap, clipt_stage *st)
 {
-    char options[sizeof st->options];
-    clipt_status status;
-    memcpy(options, st->options, sizeof options);
-    status = split_walk_table(elem, scratch_cap, st);
+    clipt_status status = split_walk_table(elem, scratch_cap, st);
     st->kernel_name = is_inverse(&st->spec) ? "c2r_save_heads + c2r_walk_rows + c2r_reflect"
                                             : "c2r_reflect + c2r_save_heads + c2r_walk_rows";
     if (status == CLIPT_SUCCESS)
@@ -179,7 +146,6 @@ clipt_status clipt_c2r_split_prepare(clipt_context c, size_t elem, const clipt_t
     if (status == CLIPT_SUCCESS)
         status = split_walk(c, t, st);
     if (status != CLIPT_SUCCESS) { /* the stage as before: the next variant's */
-        memcpy(st->options, options, sizeof options);
         clipt_c2r_split_release(st);
         if (st->kernel)
             clReleaseKernel(st->kernel);
@@ -274,8 +240,6 @@ int clipt_c2r_split_describe(const clipt_stage *st, char *buf, size_t len)
 {
     const clipt_c2r_state *f = &st->f.c2r;
     return snprintf(buf, len, "; split: columns reflected in strips of %u, %u pairs at a time, "
-                    "and rows walked along %zu cycle segments of <= %u (%zu rows saved), "
-                    "%u chunk%s of a segment's rows a work-item",
-                    f->width, f->height, f->segments, clipt_c2r_walk_rows(st->elem), f->slots,
-                    f->spread, f->spread == 1 ? "" : "s");
+                    "and rows walked along %zu cycle segments of <= %u (%zu rows saved)",
+                    f->width, f->height, f->segments, clipt_c2r_walk_rows(st->elem), f->slots);
 }

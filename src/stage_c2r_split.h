@@ -19,14 +19,13 @@ unsigned clipt_c2r_reflect_cols(size_t elem);
 unsigned clipt_c2r_strip_lines(size_t elem);
 
 /* Builds st's three kernels (st->kernel saves the segments' heads) with
- * st->options and the walk's spread (C2R_WALK_SPREAD, added to them), the
- * walk's table (written at the plan's first run) and the launches, for a
- * column shuffle or unshuffle spec; the saved heads at most scratch_cap
- * bytes.  CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS when local memory holds
- * fewer of a strip's pairs than half its columns, the work-group is
- * narrower than a strip's lanes, or the heads exceed the cap (st, its
- * options included, then as before the call); kernel-loading and
- * host-memory errors. */
+ * st->options, the walk's table (written at the plan's first run) and the
+ * launches, for a column shuffle or unshuffle spec; the saved heads at
+ * most scratch_cap bytes.  CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS when local
+ * memory holds fewer of a strip's pairs than half its columns, the
+ * work-group is narrower than a strip's lanes, or the heads exceed the
+ * cap (st then as before the call); kernel-loading and host-memory
+ * errors. */
 clipt_status clipt_c2r_split_prepare(clipt_context c, size_t elem, const clipt_tuning *t,
                                      size_t scratch_cap, clipt_stage *st);
 

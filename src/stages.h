@@ -163,8 +163,6 @@ typedef struct clipt_c2r_state {        /* stage_c2r.c */
     cl_mem table;                       /* the walk's segments (pooled)  */
     void *host;                         /* the table, until written      */
     size_t host_bytes, segments, slots;
-    unsigned spread;                    /* chunks of a segment's rows a
-                                           work-item of the walk takes   */
     cl_event writing;                   /* the table's write             */
 } clipt_c2r_state;
 

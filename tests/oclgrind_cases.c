@@ -387,7 +387,7 @@ static void test_plan_cases(void **state)
  * reflected two to a work-item (C2R_REFLECT_COLS), and 16-byte columns
  * reflected in strips of four lines (C2R_STRIP_LINES), local memory
  * holding 32 of a strip's pairs at a time, and a walk of cycles of two
- * rows (100 x 301), each work-item taking 16 chunks of a segment. */
+ * rows (100 x 301). */
 static const size_t c2r_cases[][6] = {
     {60, 42, 4, 0, 0, 0},   {97, 101, 16, 0, 0, 0}, {3, 20011, 2, 0, 0, 0},
     {12000, 5, 1, 0, 0, 0}, {60, 42, 8, 1, 0, 0},   {3, 12007, 4, 1, 0, 0},
