@@ -94,11 +94,15 @@ static clipt_status split_reflection(clipt_context c, size_t elem, const clipt_t
     return CLIPT_SUCCESS;
 }
 
-/* The walk's table (the host's copy, written at the first run). */
-static clipt_status split_walk_table(size_t elem, size_t scratch_cap, clipt_stage *st)
+/* The walk's table (the host's copy, written at the first run), kernels
+ * and launches. */
+static clipt_status split_walk(clipt_context c, size_t elem, const clipt_tuning *t,
+                               size_t scratch_cap, clipt_stage *st)
 {
     const clipt_stage_spec *sp = &st->spec;
     clipt_c2r_state *g = &st->f.c2r;
+    const size_t cap = clipt_groups_cap(c, t->groups_per_cu_100, t->groups_100);
+    size_t limit = 0, save_limit = 0, own_local = 0, lsz;
     clipt_c2r_walk walk;
     clipt_status status =
         clipt_c2r_walk_make(sp->a, sp->b, is_inverse(sp), clipt_c2r_walk_rows(elem), &walk);
@@ -113,38 +117,25 @@ static clipt_status split_walk_table(size_t elem, size_t scratch_cap, clipt_stag
     if (walk.segments > UINT32_MAX || walk.slots > UINT32_MAX ||
         st->scratch_bytes > scratch_cap)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    return CLIPT_SUCCESS;
-}
-
-/* The walk's kernels and launches, and the table's device buffer. */
-static clipt_status split_walk(clipt_context c, const clipt_tuning *t, clipt_stage *st)
-{
-    const clipt_stage_spec *sp = &st->spec;
-    clipt_c2r_state *g = &st->f.c2r;
-    const size_t cap = clipt_groups_cap(c, t->groups_per_cu_100, t->groups_100);
-    size_t limit = 0, save_limit = 0, own_local = 0, lsz;
-    clipt_status status;
     if ((status = clipt_make_kernel(c, st, "c2r_walk_rows", &g->walk, &limit, &own_local)) ||
         (status = clipt_make_kernel(c, st, "c2r_save_heads", &st->kernel, &save_limit,
                                     &own_local)))
         return status;
     lsz = clipt_min_size(CLIPT_C2R_GROUP_SIZE, clipt_min_size(limit, save_limit));
-    clipt_set_launch(st, lsz, sp->instances * g->segments * ((sp->b - 1) / lsz + 1), 1, cap);
-    g->save_global = lsz * clipt_min_size(cap, g->segments ? sp->instances * g->segments : 1);
-    return clipt_pool_take_buffer(&c->pool, c->cl_ctx, g->host_bytes ? g->host_bytes : 4,
+    clipt_set_launch(st, lsz, sp->instances * walk.segments * ((sp->b - 1) / lsz + 1), 1, cap);
+    g->save_global = lsz * clipt_min_size(cap, walk.segments ? sp->instances * walk.segments : 1);
+    return clipt_pool_take_buffer(&c->pool, c->cl_ctx, walk.bytes ? walk.bytes : 4,
                                   CL_MEM_READ_ONLY, &g->table);
 }
 
 clipt_status clipt_c2r_split_prepare(clipt_context c, size_t elem, const clipt_tuning *t,
                                      size_t scratch_cap, clipt_stage *st)
 {
-    clipt_status status = split_walk_table(elem, scratch_cap, st);
+    clipt_status status = split_reflection(c, elem, t, st);
     st->kernel_name = is_inverse(&st->spec) ? "c2r_save_heads + c2r_walk_rows + c2r_reflect"
                                             : "c2r_reflect + c2r_save_heads + c2r_walk_rows";
     if (status == CLIPT_SUCCESS)
-        status = split_reflection(c, elem, t, st);
-    if (status == CLIPT_SUCCESS)
-        status = split_walk(c, t, st);
+        status = split_walk(c, elem, t, scratch_cap, st);
     if (status != CLIPT_SUCCESS) { /* the stage as before: the next variant's */
         clipt_c2r_split_release(st);
         if (st->kernel)
