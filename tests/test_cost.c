@@ -1,7 +1,9 @@
 /* The cost model (src/cost.c) and the plan choice by it (src/choice_cost.c),
  * on the host: the sector share of segment walks, the pass-list form,
  * stage sums, and over many random shapes on an H100's profile that the
- * model's choices are valid plans, pad little, and take microseconds. */
+ * model's choices are valid plans, pad little, and take microseconds; the
+ * NVIDIA levels of the tuning table (src/tuning_table.c): every NVIDIA GPU
+ * gets the H100's kernel values, the H200 its own model. */
 #include "support.h"
 #include "choice.h"
 #include "cost.h"
@@ -22,6 +24,47 @@ static void h100_profile(clipt_device_profile *p)
     p->compute_units = 132;
     p->max_alloc_bytes = (cl_ulong)20 << 30;
     clipt_profile_as_gpu(p, "NVIDIA H100 80GB HBM3", "NVIDIA Corporation", 48 * 1024);
+}
+
+/* The NVIDIA levels: the H100 and the H200 by name, any other NVIDIA GPU
+ * by vendor, all with the H100's kernel values (measured on both: the
+ * derived GPU defaults ran 0.72-0.94x as fast on an H200); each named one
+ * with its own copy bandwidth; another vendor's GPU the derived values. */
+static void test_nvidia_levels(void **state)
+{
+    static const struct {
+        const char *name, *vendor, *entry;
+        unsigned copy_gbs, align_bytes, c2r_column_bytes;
+    } cases[] = {
+        {"NVIDIA H100 80GB HBM3", "NVIDIA Corporation", "NVIDIA H100 80GB HBM3 (measured)", 2866,
+         128, 12288},
+        {"NVIDIA H200", "NVIDIA Corporation", "NVIDIA H200 (measured)", 4137, 128, 12288},
+        {"NVIDIA GeForce RTX 3090", "NVIDIA Corporation", "NVIDIA GPU (the H100's values)", 2866,
+         128, 12288},
+        {"Some GPU", "Some Vendor", "generic GPU (untuned)", 1000, 32, 1}};
+    clipt_device_profile h100;
+    (void)state;
+    h100_profile(&h100);
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        clipt_device_profile p;
+        memset(&p, 0, sizeof p);
+        p.max_wg_size = 1024;
+        p.compute_units = 132;
+        clipt_profile_as_gpu(&p, cases[i].name, cases[i].vendor, 48 * 1024);
+        assert_string_equal(p.tuning_entry, cases[i].entry);
+        assert_int_equal(p.tuning.model_copy_gbs, cases[i].copy_gbs);
+        assert_int_equal(p.tuning.align_bytes, cases[i].align_bytes);
+        assert_int_equal(p.tuning.c2r_column_bytes, cases[i].c2r_column_bytes);
+        if (i < 3) { /* the H100's kernel values */
+            assert_int_equal(p.tuning.walk_unroll, h100.tuning.walk_unroll);
+            assert_int_equal(p.tuning.tile_elems_010, h100.tuning.tile_elems_010);
+            assert_int_equal(p.tuning.wg_100, h100.tuning.wg_100);
+            assert_int_equal(p.tuning.simd_100, h100.tuning.simd_100);
+            assert_int_equal(p.tuning.groups_per_cu_010, h100.tuning.groups_per_cu_010);
+            assert_int_equal(p.tuning.model_run_bytes, h100.tuning.model_run_bytes);
+            assert_int_equal(p.tuning.model_c2r_eff, h100.tuning.model_c2r_eff);
+        }
+    }
 }
 
 static double move_sector_eff(const clipt_device_profile *p, uint64_t s, size_t elem)
@@ -391,6 +434,7 @@ static void test_model_choices(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nvidia_levels),
         cmocka_unit_test(test_sector_share),
         cmocka_unit_test(test_small_tiles),
         cmocka_unit_test(test_run_bytes),
