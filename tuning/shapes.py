@@ -7,11 +7,16 @@ never saw.
     python3 tuning/shapes.py general --count 200 --seed 7 [--elem 8] > general.txt
     python3 tuning/shapes.py skinny --count 200 --seed 8 > skinny.txt
     python3 tuning/shapes.py coprime --count 100 --seed 9 > coprime.txt
+    python3 tuning/shapes.py short-walk --count 40 --seed 10 --max-order 32 > walks.txt
 
 general: rows and cols uniform in [1000, 20000] ([1000, 15000] for 8- and
 16-byte elements, as in TPDS 2016 sec. 7); skinny: long side uniform in
 [10^4, 10^7], short side in [2, 32], alternating AoS->SoA (rows >> cols)
-and SoA->AoS; coprime: general shapes with gcd(rows, cols) = 1.
+and SoA->AoS; coprime: general shapes with gcd(rows, cols) = 1;
+short-walk: coprime general shapes whose C2R row walk (the split column
+pass, src/c2r_walk.h) has short cycles: -cols has an order of 2 to
+--max-order modulo rows (rare in the general set: the 4268 x 7567 2-byte
+outlier of docs/performance.md has order 2).
 """
 import argparse
 import math
@@ -28,12 +33,37 @@ def skinny(rng, k):
     return (long_side, short_side) if k % 2 == 0 else (short_side, long_side)
 
 
+def walk_order(rows, cols, most):
+    """The order of -cols modulo rows (the longest cycle of the C2R walk
+    for coprime sides), or 0 if it exceeds most."""
+    g = x = (-cols) % rows
+    for k in range(1, most + 1):
+        if x == 1:
+            return k
+        x = x * g % rows
+    return 0
+
+
+def short_walk(rng, elem, most):
+    """A coprime general shape whose walk's order is in [2, most]: one row
+    count, then every column count of the range tried in a random order."""
+    hi = 15000 if elem >= 8 else 20000
+    while True:
+        rows = rng.randint(1000, hi)
+        cols = list(range(1000, hi + 1))
+        rng.shuffle(cols)
+        for c in cols:
+            if math.gcd(rows, c) == 1 and walk_order(rows, c, most) >= 2:
+                return rows, c
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("set", choices=["general", "skinny", "coprime"])
+    ap.add_argument("set", choices=["general", "skinny", "coprime", "short-walk"])
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--elem", type=int, default=4)
+    ap.add_argument("--max-order", type=int, default=32, help="short-walk: longest cycle")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     print(f"# tuning/shapes.py {a.set} --count {a.count} --seed {a.seed} --elem {a.elem}")
@@ -41,6 +71,8 @@ def main():
     while k < a.count:
         if a.set == "skinny":
             rows, cols = skinny(rng, k)
+        elif a.set == "short-walk":
+            rows, cols = short_walk(rng, a.elem, a.max_order)
         else:
             rows, cols = general(rng, a.elem)
             if a.set == "coprime" and math.gcd(rows, cols) != 1:
