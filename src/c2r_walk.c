@@ -33,6 +33,19 @@ uint64_t clipt_c2r_walk_source(uint64_t rows, uint64_t cols, int inverse, uint64
     return rows;
 }
 
+int clipt_c2r_walk_short(uint64_t rows, uint64_t cols, unsigned most)
+{
+    const uint64_t g = (rows - cols % rows) % rows;
+    uint64_t x = g;
+    unsigned k;
+    if (rows < 2 || g == 1)
+        return 0; /* no row moves */
+    for (k = 1; k <= most; k++, x = clipt_mulmod(x, g, rows))
+        if (x == 1)
+            return 1;
+    return 0;
+}
+
 /* next[i]: the row that step i reads, for every row. */
 static uint32_t *walk_sources(uint64_t rows, uint64_t cols, int inverse)
 {

@@ -28,6 +28,12 @@ typedef struct clipt_c2r_walk {
  * pi^-1(i) when inverse (tests check tables against it). */
 uint64_t clipt_c2r_walk_source(uint64_t rows, uint64_t cols, int inverse, uint64_t i);
 
+/* Whether the walk of coprime rows x cols moves rows, along cycles of at
+ * most `most` rows: pi(i) = -i*N mod M there, so its longest cycle is the
+ * order of -N modulo M (a cycle through i with gcd(i, M) = d has the
+ * order modulo M / d, which divides it); order 1 moves no row.  O(most). */
+int clipt_c2r_walk_short(uint64_t rows, uint64_t cols, unsigned most);
+
 /* The walk of the rows x cols view's column shuffle (inverse: R2C's
  * unshuffle).  CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS beyond
  * CLIPT_C2R_WALK_MAX_ROWS rows or for max_len outside 1..32;

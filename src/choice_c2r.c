@@ -42,10 +42,19 @@
  *    least C2R_SPLIT_MIN_SIDE (no skinny shape, whose walk would move rows
  *    of a few bytes).  There C2R/R2C beat the TPDS plan on 29 of 30 fresh
  *    16-byte shapes (1.24x) and, its rows in 32-bit words, 25 of 30 2-byte
- *    ones (1.06x).
+ *    ones (1.06x).  Not where the walk's cycles hold at most
+ *    C2R_SHORT_WALK_BYTES of a column (-cols of a small order modulo
+ *    rows): a work-item of the walk then has a cycle's few loads in
+ *    flight.  On an H200 C2R took 1.2-1.9x the TPDS plan's time there
+ *    (medians of 6 fresh shapes: 2-byte cycles of 2-8 rows, 4-byte of
+ *    2-4, 8-byte of 2) and 0.80-1.05x on longer ones; the R2C or TPDS
+ *    plan taken instead ran 1.48-1.68x as fast as C2R (medians per
+ *    element size, 36 shapes) (tuning/gpu_short_walks.sh;
+ *    docs/performance.md, "Walks of short cycles: the rule").
  *
  * Returns the algorithm, TPDS for none. */
 #define C2R_SPLIT_MIN_SIDE 1000
+#define C2R_SHORT_WALK_BYTES 16
 
 /* Clause 1 for C2R on rows x cols (R2C: called with the sides swapped). */
 static int short_columns(size_t rows, size_t cols, size_t elem, size_t most, size_t lm,
@@ -60,7 +69,8 @@ static int short_columns(size_t rows, size_t cols, size_t elem, size_t most, siz
 static int split_columns(size_t rows, size_t cols, size_t elem, size_t lm)
 {
     const int row_fits = elem >= 16 ? clipt_c2r_row_on_chip(cols, elem, lm) : cols <= lm;
-    return row_fits && rows <= CLIPT_C2R_WALK_MAX_ROWS && clipt_c2r_indexable(rows, cols, elem);
+    return row_fits && rows <= CLIPT_C2R_WALK_MAX_ROWS && clipt_c2r_indexable(rows, cols, elem) &&
+           !clipt_c2r_walk_short(rows, cols, (unsigned)(C2R_SHORT_WALK_BYTES / elem));
 }
 
 /* C2R where it qualifies and R2C does not or has the longer columns. */

@@ -7,8 +7,10 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "support.h"
 #include "c2r_walk.h"
+#include "modular.h"
 #include "plan.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -454,6 +456,56 @@ static void test_walk_table(void **state)
     }
 }
 
+/* The longest cycle of the walk of rows x cols, by following it. */
+static uint64_t longest_walk_cycle(uint64_t rows, uint64_t cols)
+{
+    unsigned char *seen = calloc(rows, 1);
+    uint64_t longest = 0;
+    assert_non_null(seen);
+    for (uint64_t i = 0; i < rows; i++) {
+        uint64_t length = 0, r = i;
+        for (; !seen[r]; length++, r = clipt_c2r_walk_source(rows, cols, 0, r))
+            seen[r] = 1;
+        if (length > longest)
+            longest = length;
+    }
+    free(seen);
+    return longest;
+}
+
+/* clipt_c2r_walk_short against the walk's cycles as followed: whether
+ * rows move along cycles of at most `most` rows, for coprime shapes with
+ * walks of every order (1: nothing moves; 2: cols = rows + 1 or the
+ * 4268 x 7567 outlier; long ones). */
+static void test_walk_short(void **state)
+{
+    static const uint64_t sizes[][2] = {{2, 3},      {5, 6},     {1000, 1001}, {1000, 999},
+                                        {4268, 7567}, {97, 101}, {1543, 1549}, {4000, 9001},
+                                        {1001, 1088}, {255, 256}, {37, 1},     {1, 5}};
+    uint64_t seed = 2026120201;
+    (void)state;
+    for (size_t i = 0; i < COUNT(sizes) + 300; i++) {
+        uint64_t rows, cols, longest;
+        if (i < COUNT(sizes)) {
+            rows = sizes[i][0];
+            cols = sizes[i][1];
+        } else {
+            rows = test_rand_range(&seed, 1, 600);
+            cols = test_rand_range(&seed, 1, 3000);
+            if (clipt_gcd64(rows, cols) != 1)
+                continue;
+        }
+        longest = longest_walk_cycle(rows, cols);
+        for (unsigned most = 1; most <= 40; most++)
+            if (clipt_c2r_walk_short(rows, cols, most) != (longest >= 2 && longest <= most))
+                fail_msg("%" PRIu64 " x %" PRIu64 ": longest cycle %" PRIu64
+                         ", short(%u) says %d",
+                         rows, cols, longest, most, clipt_c2r_walk_short(rows, cols, most));
+    }
+    assert_int_equal(longest_walk_cycle(4268, 7567), 2);
+    assert_int_equal(longest_walk_cycle(1000, 999), 1);
+}
+
 /* Random shapes up to a few hundred a side, random element sizes. */
 static void test_random(void **state)
 {
@@ -483,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_split_or_scratch),
         cmocka_unit_test(test_walk_table),
+        cmocka_unit_test(test_walk_short),
     };
     test_apply_filter();
     return cmocka_run_group_tests(tests, test_group_open, test_group_close);

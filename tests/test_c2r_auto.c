@@ -202,9 +202,9 @@ static void test_tpds_kept(void **state)
  * AUTO and NONE; the rest planned), on 2- to 16-byte elements. */
 static void test_split_columns(void **state)
 {
-    static const size_t c2r[][3] = {{1543, 1549, 8},  {4000, 9001, 4}, {20011, 2999, 8},
+    static const size_t c2r[][3] = {{1543, 1549, 8},  {4001, 9001, 4}, {20011, 2999, 8},
                                     {1009, 1013, 16}, {7001, 9001, 2}, {3079, 3083, 16}};
-    static const size_t r2c[][3] = {{3079, 3073, 4},  {9001, 4000, 4}, {2999, 20011, 8},
+    static const size_t r2c[][3] = {{3079, 3073, 4},  {9001, 4001, 4}, {2999, 20011, 8},
                                     {1013, 1009, 16}, {9001, 7001, 2}, {3083, 3079, 16}};
     static char text[16384];
     test_env gpu = *TEST_ENV(state);
@@ -232,6 +232,54 @@ static void test_split_columns(void **state)
             }
         }
     clipt_context_release(gpu.ctx);
+}
+
+/* The split clause skips a walk whose cycles hold at most 16 bytes of a
+ * column (-cols of order 2 to 16 / elem modulo rows): 4268 x 7567 and
+ * 1000 x 1001 2-byte (C2R's walk: cycles of 2 rows; R2C's: long, or
+ * moving nothing) take R2C, the second exact; so do 4000 x 9001 fp32
+ * (cycles of 4) and 2000 x 2001 fp64 (2), and their transposes C2R;
+ * where both walks are short the TPDS sequences (1000 x 1443 2-byte: 4
+ * and 2 rows; 1001 x 1088: 6 and 8); 16-byte elements and longer cycles
+ * keep C2R (1000 x 1001 x 16; 3100 x 3239 fp32: 5 rows); on the H100's
+ * and the H200's profiles alike. */
+static void test_short_walks(void **state)
+{
+    static const struct {
+        size_t rows, cols, elem;
+        clipt_algorithm want;
+    } cases[] = {{4268, 7567, 2, CLIPT_ALGORITHM_R2C},  {1000, 1001, 2, CLIPT_ALGORITHM_R2C},
+                 {4000, 9001, 4, CLIPT_ALGORITHM_R2C},  {9001, 4000, 4, CLIPT_ALGORITHM_C2R},
+                 {2000, 2001, 8, CLIPT_ALGORITHM_R2C},  {2001, 2000, 8, CLIPT_ALGORITHM_C2R},
+                 {1000, 1443, 2, CLIPT_ALGORITHM_TPDS}, {1001, 1088, 2, CLIPT_ALGORITHM_TPDS},
+                 {1000, 1001, 16, CLIPT_ALGORITHM_C2R}, {3100, 3239, 4, CLIPT_ALGORITHM_C2R}};
+    static char text[16384];
+    static const char *const names[][2] = {{H100}, {"NVIDIA H200", "NVIDIA Corporation"}};
+    for (size_t d = 0; d < COUNT(names); d++) {
+        test_env gpu = *TEST_ENV(state);
+        gpu.ctx = test_context_gpu_like(TEST_ENV(state), names[d][0], names[d][1]);
+        for (size_t i = 0; i < COUNT(cases); i++)
+            for (size_t k = 0; k < COUNT(paddings); k++) {
+                const clipt_plan_options o = options(paddings[k]);
+                const clipt_algorithm got = algorithm_of(gpu.ctx, cases[i].rows, cases[i].cols,
+                                                         cases[i].elem, &o, NULL);
+                if (got != cases[i].want)
+                    fail_msg("%s: %zu x %zu x %zu, padding %d: algorithm %d, not %d",
+                             names[d][0], cases[i].rows, cases[i].cols, cases[i].elem,
+                             (int)paddings[k], (int)got, (int)cases[i].want);
+            }
+        if (d == 0) {
+            const clipt_plan_options o = options(CLIPT_PADDING_NONE);
+            size_t mismatch = 0;
+            assert_status(test_run_transpose(&gpu, 1000, 1001, 2, 2, &o, &mismatch, text,
+                                             sizeof text),
+                          CLIPT_SUCCESS);
+            assert_int_equal(mismatch, 0);
+            if (!strstr(text, "algorithm: R2C (automatic"))
+                fail_msg("1000 x 1001 2-byte: not the automatic R2C:\n%s", text);
+        }
+        clipt_context_release(gpu.ctx);
+    }
 }
 
 /* Where both C2R and R2C take short columns, the shorter ones (2207 x
@@ -395,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_coprime_short_rows),
         cmocka_unit_test(test_tpds_kept),
         cmocka_unit_test(test_split_columns),
+        cmocka_unit_test(test_short_walks),
         cmocka_unit_test(test_shorter_columns_and_common_factors),
         cmocka_unit_test(test_option_raises_the_limit),
         cmocka_unit_test(test_batches_and_permutations),
