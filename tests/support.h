@@ -51,7 +51,8 @@ clipt_context test_context_limited(test_env *env, cl_ulong local_mem_bytes);
 /* A context on the test device whose profile claims a GPU with 48 KiB of
  * local memory and warps of 32 named `name` by `vendor` (the tuning entry
  * follows: "NVIDIA H100 80GB HBM3" / "NVIDIA Corporation" selects the
- * H100's, an unknown name the derived GPU values), so that plans are chosen
+ * H100's, another NVIDIA name the vendor level's (the H100's values), an
+ * unknown vendor the derived GPU values), so that plans are chosen
  * as for that GPU and run on the test device. */
 clipt_context test_context_gpu_like(test_env *env, const char *name, const char *vendor);
 
