@@ -39,6 +39,10 @@ static const split_case split_cases[] = {
     {CLIPT_FAMILY_TILE_CYCLES, SPEC(CLIPT_OP_TRANSPOSE_TILES, 3, 13, 11, 1, 0, 0)},
     {CLIPT_FAMILY_SUPER_SEGMENTS, SPEC(CLIPT_OP_MOVE_SUPER, 2, 9, 13, 3, 0, 0)},
     {CLIPT_FAMILY_SUPER_SEGMENTS, SPEC(CLIPT_OP_MOVE_SUPER, 1, 31, 17, 1, 0, 0)},
+    /* a third of the region is an instance's end: the GPU walk takes the
+     * instances before the split with plain indexing, the rest with the
+     * accessor (cl/shift100_segments.cl) */
+    {CLIPT_FAMILY_SUPER_SEGMENTS, SPEC(CLIPT_OP_MOVE_SUPER, 3, 9, 13, 3, 0, 0)},
     {CLIPT_FAMILY_SUPER_SLICES, SPEC(CLIPT_OP_MOVE_SUPER, 2, 11, 7, 4, 0, 0)},
     {CLIPT_FAMILY_SUPER_SLICES, SPEC(CLIPT_OP_TRANSPOSE_TILES, 3, 9, 14, 1, 0, 0)},
     {CLIPT_FAMILY_SUPER_LOCAL, SPEC(CLIPT_OP_MOVE_SUPER, 1, 5, 7, 5, 0, 0)},
