@@ -339,10 +339,13 @@ static clipt_status make_table(clipt_context c, const clipt_stage_spec *sp, size
 }
 
 /* Steps a walk reads ahead: the tuning's walk_unroll, but at most
- * WALK_SPLIT_AHEAD on a split region (room-less padding), which resolves
- * every step's address through REGION_AT: exact-size fp64 plans ran at
- * 17.3 % of copy with 16 steps, 19.2 % with 8, where the plans with room
- * gained 1 % from 16 (docs/performance.md, "Steps read ahead"). */
+ * WALK_SPLIT_AHEAD on a split region (room-less padding), whose last
+ * instances resolve every step's address through REGION_AT: exact-size
+ * fp64 plans ran at 17.3 % of copy with 16 steps, 19.2 % with 8, where the
+ * plans with room gained 1 % from 16 (H100; docs/performance.md, "Steps
+ * read ahead").  With the instances before the split walked plainly, 16
+ * steps changed nothing either way (H200, per-shape median 0.98-1.02:
+ * "Split walks"). */
 #define WALK_SPLIT_AHEAD 8
 static unsigned walk_read_ahead(unsigned walk_unroll, int split)
 {
