@@ -366,7 +366,8 @@ typedef struct clipt_plan_options {
     unsigned groups_100;      /* work-groups launched for 100! (persistent) */
     unsigned pttwac_spread;   /* PTTWAC spreading factor R: 1..32, pow2      */
     unsigned pttwac_pad;      /* PTTWAC flag padding P words per 32          */
-    unsigned tile_elems_010;  /* elements one 010! work-group batch aims at */
+    unsigned tile_elems_010;  /* 010! batch: elements of 16 bytes aimed at  */
+                              /* (narrower: as many bytes; CPU: elements)   */
     unsigned groups_per_cu_100; /* resident 100! work-groups per compute unit */
     unsigned groups_per_cu_010; /* resident 010! work-groups per compute unit */
     unsigned skinny_super;    /* 2.1/2.2: largest super-element (elements)   */

@@ -15,13 +15,22 @@ static const clipt_kernel_decl kernels[] = {
     {"transpose010_bs", transpose010_arg_decls, CLIPT_COUNT_OF(transpose010_arg_decls)},
     {"transpose010_loops", transpose010_arg_decls, CLIPT_COUNT_OF(transpose010_arg_decls)}};
 
-/* Tiles a work-group takes at once: about tuning.tile_elems_010 elements,
- * as many as `usable` bytes hold, no more than there are. */
+/* Tiles a work-group takes at once: about tuning.tile_elems_010 elements
+ * (for the BS kernel, 16 / elem times as many of elements narrower than 16
+ * bytes: the bytes of tile_elems_010 16-byte elements), as many as `usable`
+ * bytes hold, no more than there are.  A BS batch is loaded whole, waited
+ * for at a barrier and written back, so a work-group's bytes in flight are
+ * its batch's: with batches of 1024 elements whatever their size, fp32
+ * tile stages ran at 0.70 of copy and fp64 ones, the same instructions for
+ * twice the bytes, at 0.91; batches of 16 KiB sped skinny 1- and 2-byte
+ * plans up by a median 6.7 % and changed 4- to 16-byte and general ones by
+ * at most 1 % (H200; docs/performance.md, "Tile batches in bytes"). */
 static unsigned batch_of(const clipt_stage_spec *sp, const clipt_tuning *t, size_t elem,
-                         size_t usable, size_t slots)
+                         size_t usable, size_t slots, int loops)
 {
     const size_t ab = (size_t)(sp->a * sp->b);
-    size_t by_target = t->tile_elems_010 / ab;
+    const size_t per_elem = loops || elem >= 16 ? 1 : 16 / elem;
+    size_t by_target = (size_t)t->tile_elems_010 * per_elem / ab;
     size_t by_memory = usable / (slots * elem);
     size_t batch = clipt_min_size(by_target ? by_target : 1, by_memory);
     return (unsigned)clipt_min_size(batch ? batch : 1, (size_t)sp->instances);
@@ -57,7 +66,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     if (!loops && sp->b % 2 == 0 && sp->a * (sp->b + 1) * elem <= usable)
         st->f.tiles.pitch = (unsigned)sp->b + 1;
     slots = (size_t)sp->a * st->f.tiles.pitch;
-    st->f.tiles.batch = batch_of(sp, t, elem, usable, slots);
+    st->f.tiles.batch = batch_of(sp, t, elem, usable, slots, loops);
     st->local_bytes[0] = st->f.tiles.batch * slots * elem;
     if (clipt_min_size(t->wg_010, wg_limit) < 1)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;

@@ -14,7 +14,7 @@
  * below), so no user of a tuning needs a fallback for 0. */
 #define CLIPT_TUNING_FIELDS(X)                                                 \
     X(wg_010)            /* work-group size of the BS 010! kernel          */  \
-    X(tile_elems_010)    /* elements one BS work-group batch aims at       */  \
+    X(tile_elems_010)    /* 16-byte elements a BS batch aims at (bytes)    */  \
     X(wg_100)            /* work-group size of 100!                        */  \
     X(simd_100)          /* max work-items per super-element in 100!       */  \
     X(groups_per_cu_100) /* resident 100! work-groups per compute unit     */  \
