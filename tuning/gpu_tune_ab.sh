@@ -13,6 +13,9 @@
 # `--padding none` (exact-size buffers: room-less padding, kernels built
 # with SPLIT), whose kernels can react to a value unlike the plans with
 # room: walk_unroll 16 gained 1 % with room and lost 10 % without.
+# An entry written kernels=DIR runs the device's own entry with the kernel
+# sources of DIR first (CLIPT_KERNEL_PATH): kernel variants (a copy of
+# cl/ with one build option's default changed) side by side.
 # Usage: [SEED=S] [COUNT=N] [SETS="g4:4 g8:8 s4:4 g8:8:none"] TUNES="- align_bytes=128" \
 #        OUT=dir bash tuning/gpu_tune_ab.sh
 set -u
@@ -32,10 +35,15 @@ for set in ${SETS:-g4:4 g8:8 g1:1 g2:2 g16:16 s4:4}; do
   python3 tuning/shapes.py $kind --count ${COUNT:-30} --seed $((seed + k)) --elem $e > $o/$n.txt
   grep -v '^#' $o/$n.txt | head -3 > $o/${n}_v.txt
   for i in "${!tunes[@]}"; do
-    t=${tunes[$i]}; opt=("${pad[@]}"); [ "$t" = - ] || opt+=(--tune "$t")
+    t=${tunes[$i]}; opt=("${pad[@]}"); run=(env)
+    case $t in
+      -) ;;
+      kernels=*) run+=(CLIPT_KERNEL_PATH="${t#kernels=}") ;;
+      *) opt+=(--tune "$t") ;;
+    esac
     last=$(( ${#tunes[@]} - 1 ))
-    [ $i -lt $last ] && timeout 60 $b bench --shapes $o/${n}_v.txt --elem $e --repeat 1 "${opt[@]}" --csv $o/${n}_v$i.csv > $o/${n}_v$i.log 2>&1
-    timeout ${LIMIT:-150} $b bench --shapes $o/$n.txt --elem $e --repeat 3 --no-verify "${opt[@]}" --csv $o/${n}_$i.csv > $o/${n}_$i.log 2>&1 || echo "$n ${t}: exit $?"
+    [ $i -lt $last ] && "${run[@]}" timeout 60 $b bench --shapes $o/${n}_v.txt --elem $e --repeat 1 "${opt[@]}" --csv $o/${n}_v$i.csv > $o/${n}_v$i.log 2>&1
+    "${run[@]}" timeout ${LIMIT:-150} $b bench --shapes $o/$n.txt --elem $e --repeat 3 --no-verify "${opt[@]}" --csv $o/${n}_$i.csv > $o/${n}_$i.log 2>&1 || echo "$n ${t}: exit $?"
   done
 done
 printf '%s\n' "${tunes[@]}" > $o/tunes.txt
