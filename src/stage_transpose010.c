@@ -22,9 +22,9 @@ static const clipt_kernel_decl kernels[] = {
  * for at a barrier and written back, so a work-group's bytes in flight are
  * its batch's: with batches of 1024 elements whatever their size, fp32
  * tile stages ran at 0.70 of copy and fp64 ones, the same instructions for
- * twice the bytes, at 0.91; batches of 16 KiB sped skinny 1- and 2-byte
- * plans up by a median 6.7 % and changed 4- to 16-byte and general ones by
- * at most 1 % (H200; docs/performance.md, "Tile batches in bytes"). */
+ * twice the bytes, at 0.91; batches of 16 KiB sped skinny 1-, 2- and
+ * 4-byte plans up by 1.05-1.07 (median per shape) and changed general ones
+ * by at most 1 % (H200; docs/performance.md, "Tile batches in bytes"). */
 static unsigned batch_of(const clipt_stage_spec *sp, const clipt_tuning *t, size_t elem,
                          size_t usable, size_t slots, int loops)
 {
