@@ -15,7 +15,8 @@
 # room: walk_unroll 16 gained 1 % with room and lost 10 % without.
 # An entry written kernels=DIR runs the device's own entry with the kernel
 # sources of DIR first (CLIPT_KERNEL_PATH): kernel variants (a copy of
-# cl/ with one build option's default changed) side by side.
+# cl/ with one build option's default changed) side by side;
+# kernels=DIR,TUNE adds `--tune TUNE` to them.
 # Usage: [SEED=S] [COUNT=N] [SETS="g4:4 g8:8 s4:4 g8:8:none"] TUNES="- align_bytes=128" \
 #        OUT=dir bash tuning/gpu_tune_ab.sh
 set -u
@@ -38,6 +39,7 @@ for set in ${SETS:-g4:4 g8:8 g1:1 g2:2 g16:16 s4:4}; do
     t=${tunes[$i]}; opt=("${pad[@]}"); run=(env)
     case $t in
       -) ;;
+      kernels=*,*) kd=${t#kernels=}; run+=(CLIPT_KERNEL_PATH="${kd%%,*}"); opt+=(--tune "${kd#*,}") ;;
       kernels=*) run+=(CLIPT_KERNEL_PATH="${t#kernels=}") ;;
       *) opt+=(--tune "$t") ;;
     esac
