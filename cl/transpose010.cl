@@ -25,17 +25,27 @@
  *   ELEM_TYPE   the element type moved (clipt_kernel.h).
  *   LOAD_AHEAD  global reads each work-item issues before storing them.
  *   BLOCK       side of the cache blocks of transpose010_loops (elements).
- *   PACK        elements per 32-bit word in global memory (1, or 4 bytes /
- *               element for 1- and 2-byte elements): transpose010_bs then
- *               reads and writes the body of each batch as 32-bit words,
- *               PACK elements each, and moves the few elements before the
- *               first aligned word and after the last one alone.  2-byte
- *               loads and stores move half the bytes per instruction of
- *               4-byte ones, and a work-item that reads PACK consecutive
- *               results from the tile strides PACK rows, an odd number of
- *               words for an odd pitch: no bank conflicts (issue 15).
- *               Needs little-endian words (__ENDIAN_LITTLE__, every GPU);
- *               ignored with SPLIT=1.
+ *   PACK        elements per word in global memory (1; 4 / elem for 1-byte
+ *               elements, 8 / elem for 2- and 4-byte ones): transpose010_bs
+ *               then reads and writes the body of each batch as words of
+ *               PACK elements and moves the few elements before the first
+ *               aligned word and after the last one alone.  The kernel
+ *               issues instructions at its limit: a narrow element's load
+ *               or store moves fewer bytes per instruction, and every
+ *               element costs two divisions for its position, where a word
+ *               costs them once and steps to the next element with
+ *               carries (fp32 tile stages at 0.72-0.75 of copy as single
+ *               elements, 0.87-0.92 as 8-byte words; fp64's, the same
+ *               instructions for twice the bytes, at 0.91).  A work-item
+ *               that reads PACK consecutive results from the tile strides
+ *               PACK rows: with 4-byte words and an odd pitch an odd
+ *               number of banks, no conflict; with 8-byte words two
+ *               lanes meet in a bank, which costs less than the
+ *               instructions saved, except for 1-byte elements (tiles of
+ *               17 or 25 x 128: 0.7x).  Needs little-endian words
+ *               (__ENDIAN_LITTLE__, every GPU).  With SPLIT=1 the batches
+ *               that reach past the split move element by element.
+ *   WORD_TYPE   the word's type: uint (default) or ulong.
  */
 #include "clipt_kernel.h"
 
@@ -48,8 +58,12 @@
 #ifndef PACK
 #define PACK 1
 #endif
-#if PACK > 1 && !SPLIT && defined(__ENDIAN_LITTLE__)
+#ifndef WORD_TYPE
+#define WORD_TYPE uint
+#endif
+#if PACK > 1 && defined(__ENDIAN_LITTLE__)
 #define PACKED 1
+typedef WORD_TYPE word_t;
 #else
 #define PACKED 0
 #endif
@@ -81,7 +95,7 @@ static inline uint packed_head(ulong offset, ulong at0, uint count)
 
 /* The PACK elements of one input word, from position q on, into the tile. */
 CLIPT_ALWAYS_INLINE void store_word(__local elem_t *tile, uint tile_slots, uint pitch, uint a,
-                                    uint b, tile_pos q, uint v)
+                                    uint b, tile_pos q, word_t v)
 {
 #pragma unroll
     for (uint x = 0; x < PACK; x++) {
@@ -107,7 +121,6 @@ static inline uint edge_position(uint e, uint head, uint body_end)
  * Room-less plans' batches all lie before it but the last few; the
  * accessor's compare on every element made their tile stages 16 % slower
  * than the same stage with room (H100, fp32). */
-#if !PACKED
 #define BATCH_AT(whole, i) ((whole) ? region + (i) : REGION_AT(region, tail, split, i))
 
 /* The batch's `count` elements at at0 into its tiles in local memory: the
@@ -151,6 +164,66 @@ CLIPT_ALWAYS_INLINE void store_batch(__global elem_t *region, __global elem_t *t
         *BATCH_AT(whole, at0 + k) = tile[q.t * tile_slots + q.c * pitch + q.r];
     }
 }
+
+#if PACKED
+/* load_batch for a batch that lies before the split, its body as words of
+ * PACK elements (body: the first aligned word, at position head). */
+CLIPT_ALWAYS_INLINE void packed_load(__global const elem_t *at, uint count, uint head,
+                                     uint words, uint ab, uint a, uint b, uint pitch,
+                                     uint tile_slots, __local elem_t *tile, uint4 div_ab,
+                                     uint4 div_b, uint lid, uint lsz)
+{
+    const uint body_end = head + words * PACK;
+    __global const word_t *body = (__global const word_t *)(at + head);
+    for (uint e = lid; e < count - words * PACK; e += lsz) {
+        const uint k = edge_position(e, head, body_end);
+        const tile_pos q = position(k, ab, b, div_ab, div_b);
+        tile[q.t * tile_slots + q.r * pitch + q.c] = at[k];
+    }
+    for (uint w0 = lid; w0 < words; w0 += LOAD_AHEAD * lsz) {
+        /* fully unrolled, so that v stays in registers (nvptx kept it
+         * in local memory for PACK = 4 otherwise: compile matrix) */
+        word_t v[LOAD_AHEAD];
+#pragma unroll
+        for (uint u = 0; u < LOAD_AHEAD; u++)
+            v[u] = w0 + u * lsz < words ? body[w0 + u * lsz] : 0;
+#pragma unroll
+        for (uint u = 0; u < LOAD_AHEAD; u++)
+            if (w0 + u * lsz < words)
+                store_word(tile, tile_slots, pitch, a, b,
+                           position(head + (w0 + u * lsz) * PACK, ab, b, div_ab, div_b),
+                           v[u]);
+    }
+}
+
+/* store_batch for the same batch, in words of PACK elements. */
+CLIPT_ALWAYS_INLINE void packed_store(__global elem_t *at, uint count, uint head, uint words,
+                                      uint ab, uint a, uint b, uint pitch, uint tile_slots,
+                                      __local const elem_t *tile, uint4 div_ab, uint4 div_a,
+                                      uint lid, uint lsz)
+{
+    const uint body_end = head + words * PACK;
+    __global word_t *body = (__global word_t *)(at + head);
+    for (uint e = lid; e < count - words * PACK; e += lsz) {
+        const uint k = edge_position(e, head, body_end);
+        const tile_pos q = position(k, ab, a, div_ab, div_a);
+        at[k] = tile[q.t * tile_slots + q.c * pitch + q.r];
+    }
+    for (uint w = lid; w < words; w += lsz) {
+        tile_pos q = position(head + w * PACK, ab, a, div_ab, div_a);
+        word_t v = 0;
+#pragma unroll
+        for (uint x = 0; x < PACK; x++) {
+            v |= (word_t)tile[q.t * tile_slots + q.c * pitch + q.r] << (x * 8 * sizeof(elem_t));
+            if (++q.c == a) {
+                q.c = 0;
+                if (++q.r == b)
+                    q.r = 0, q.t++;
+            }
+        }
+        body[w] = v;
+    }
+}
 #endif
 
 /* Divisions by a, b and ab use the host's magic numbers (udiv). */
@@ -172,36 +245,30 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
         const uint count = tiles * ab;
         __global elem_t *region = buf + offset;
         const ulong at0 = first * (ulong)ab;
-#if SPLIT /* (never PACKED) */
+#if SPLIT
         const int whole = (long)(at0 + count) <= (long)split;
-#elif !PACKED
+#else
         const int whole = 1;
 #endif
 
 #if PACKED
+        /* packed where the batch lies before the split (every batch without
+         * SPLIT), element by element past it */
         const uint head = packed_head(offset, at0, count);
         const uint words = (count - head) / PACK;
-        const uint body_end = head + words * PACK;
-        __global uint *body = (__global uint *)(region + at0 + head);
-        for (uint e = lid; e < count - words * PACK; e += lsz) {
-            const uint k = edge_position(e, head, body_end);
-            const tile_pos q = position(k, ab, b, div_ab, div_b);
-            tile[q.t * tile_slots + q.r * pitch + q.c] = region[at0 + k];
-        }
-        for (uint w0 = lid; w0 < words; w0 += LOAD_AHEAD * lsz) {
-            /* fully unrolled, so that v stays in registers (nvptx kept it
-             * in local memory for PACK = 4 otherwise: compile matrix) */
-            uint v[LOAD_AHEAD];
-#pragma unroll
-            for (uint u = 0; u < LOAD_AHEAD; u++)
-                v[u] = w0 + u * lsz < words ? body[w0 + u * lsz] : 0;
-#pragma unroll
-            for (uint u = 0; u < LOAD_AHEAD; u++)
-                if (w0 + u * lsz < words)
-                    store_word(tile, tile_slots, pitch, a, b,
-                               position(head + (w0 + u * lsz) * PACK, ab, b, div_ab, div_b),
-                               v[u]);
-        }
+        if (whole)
+            packed_load(region + at0, count, head, words, ab, a, b, pitch, tile_slots, tile,
+                        div_ab, div_b, lid, lsz);
+        else
+            load_batch(region, tail, split, at0, count, ab, b, pitch, tile_slots, tile, div_ab,
+                       div_b, lid, lsz, 0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (whole)
+            packed_store(region + at0, count, head, words, ab, a, b, pitch, tile_slots, tile,
+                         div_ab, div_a, lid, lsz);
+        else
+            store_batch(region, tail, split, at0, count, ab, a, pitch, tile_slots, tile, div_ab,
+                        div_a, lid, lsz, 0);
 #else
         if (whole) /* two inlined copies, whole constant in each */
             load_batch(region, tail, split, at0, count, ab, b, pitch, tile_slots, tile, div_ab,
@@ -209,29 +276,7 @@ __kernel void transpose010_bs(__global elem_t *buf, ulong offset,
         else
             load_batch(region, tail, split, at0, count, ab, b, pitch, tile_slots, tile, div_ab,
                        div_b, lid, lsz, 0);
-#endif
         barrier(CLK_LOCAL_MEM_FENCE);
-#if PACKED
-        for (uint e = lid; e < count - words * PACK; e += lsz) {
-            const uint k = edge_position(e, head, body_end);
-            const tile_pos q = position(k, ab, a, div_ab, div_a);
-            region[at0 + k] = tile[q.t * tile_slots + q.c * pitch + q.r];
-        }
-        for (uint w = lid; w < words; w += lsz) {
-            tile_pos q = position(head + w * PACK, ab, a, div_ab, div_a);
-            uint v = 0;
-#pragma unroll
-            for (uint x = 0; x < PACK; x++) {
-                v |= (uint)tile[q.t * tile_slots + q.c * pitch + q.r] << (x * 8 * sizeof(elem_t));
-                if (++q.c == a) {
-                    q.c = 0;
-                    if (++q.r == b)
-                        q.r = 0, q.t++;
-                }
-            }
-            body[w] = v;
-        }
-#else
         if (whole) /* two inlined copies, whole constant in each */
             store_batch(region, tail, split, at0, count, ab, a, pitch, tile_slots, tile, div_ab,
                        div_a, lid, lsz, 1);

@@ -36,6 +36,24 @@ static unsigned batch_of(const clipt_stage_spec *sp, const clipt_tuning *t, size
     return (unsigned)clipt_min_size(batch ? batch : 1, (size_t)sp->instances);
 }
 
+/* The BS kernel moves elements narrower than 8 bytes as words of several
+ * (PACK, cl/transpose010.cl): it is bound by the instructions it issues,
+ * and a word costs one load, one store and one position where its
+ * elements cost one each.  8-byte words for 2- and 4-byte elements; 4-byte
+ * ones for 1-byte elements, whose 8-byte words met bank conflicts that
+ * made some tiles slower (H200: skinny fp32 plans 1.07x, 2-byte 1.05x;
+ * docs/performance.md, "Tiles in 8-byte words").  The loops kernel copies
+ * whole batches. */
+static const char *words_option(size_t elem)
+{
+    switch (elem) {
+    case 1: return " -DPACK=4";
+    case 2: return " -DPACK=4 -DWORD_TYPE=ulong";
+    case 4: return " -DPACK=2 -DWORD_TYPE=ulong";
+    default: return "";
+    }
+}
+
 static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
                             clipt_stage *st)
 {
@@ -47,11 +65,8 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     const int loops = clipt_tuning_loops(t);
 
     st->kernel_name = kernels[loops ? 1 : 0].name;
-    /* the BS kernel moves 1- and 2-byte elements as 32-bit words of 4 / elem
-     * (PACK, cl/transpose010.cl); the loops kernel copies whole batches */
     snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s%s",
-             clipt_elem_type_name(elem),
-             loops || elem >= 4 ? "" : elem == 2 ? " -DPACK=2" : " -DPACK=4");
+             clipt_elem_type_name(elem), loops ? "" : words_option(elem));
     if (sp->a * sp->b * elem > budget || sp->a * sp->b > UINT32_MAX)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, &wg_limit, &own_local);

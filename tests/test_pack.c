@@ -1,5 +1,5 @@
-/* The BS tile kernel's packed path (cl/transpose010.cl, PACK): 1- and
- * 2-byte elements moved as 32-bit words, with the elements before the
+/* The BS tile kernel's packed path (cl/transpose010.cl, PACK): 1-byte
+ * elements moved as 32-bit words, 2- and 4-byte ones as 64-bit words, with the elements before the
  * first aligned word and after the last moved alone.  Bit-exact against the
  * CPU reference on the GPU kernels (kernel_style 1, forced on PoCL): single
  * 0010! stages over odd and even tiles, batches of one and many tiles (so
@@ -58,15 +58,17 @@ static void stages_packed(void **state)
                 }
 }
 
-/* The BS kernel gets PACK=4 for 1-byte and PACK=2 for 2-byte elements,
- * nothing for wider ones and for the loops kernel: a test that the path
- * above is really the packed one. */
+/* The BS kernel gets 4-byte words of 1-byte elements and 8-byte words of
+ * 2- and 4-byte ones, nothing for wider ones and for the loops kernel: a
+ * test that the path above is really the packed one. */
 static void pack_options(void **state)
 {
     test_env *env = TEST_ENV(state);
-    static const char *want[] = {"-DPACK=4", "-DPACK=2", NULL};
+    static const size_t sizes[] = {1, 2, 4, 8, 16};
+    static const char *want[] = {"-DPACK=4", "-DPACK=4 -DWORD_TYPE=ulong",
+                                 "-DPACK=2 -DWORD_TYPE=ulong", NULL, NULL};
     const clipt_stage_spec sp = {CLIPT_OP_TRANSPOSE_TILES, "test", 3, 64, 100, 1, 0, 0, 0};
-    for (size_t e = 0; e < COUNT(elem_sizes); e++)
+    for (size_t e = 0; e < COUNT(sizes); e++)
         for (unsigned style = CLIPT_KERNEL_STYLE_GROUPS; style <= CLIPT_KERNEL_STYLE_LOOPS;
              style++) {
             clipt_tuning t = groups_tuning(env, 1024);
@@ -74,12 +76,15 @@ static void pack_options(void **state)
             memset(&st, 0, sizeof st);
             t.kernel_style = style;
             assert_status(clipt_stage_prepare_as(env->ctx, &sp, CLIPT_FAMILY_TILE_LOCAL,
-                                                 elem_sizes[e], &t, &st),
+                                                 sizes[e], &t, &st),
                           CLIPT_SUCCESS);
-            if (style == CLIPT_KERNEL_STYLE_GROUPS && want[e])
+            if (style == CLIPT_KERNEL_STYLE_GROUPS && want[e]) {
                 assert_non_null(strstr(st.options, want[e]));
-            else
+                if (sizes[e] == 1)
+                    assert_null(strstr(st.options, "WORD_TYPE"));
+            } else {
                 assert_null(strstr(st.options, "PACK"));
+            }
             clipt_stage_release(&st);
         }
 }

@@ -31,24 +31,29 @@ static int is_roomless(clipt_plan p)
 typedef struct split_case {
     clipt_kernel_family family;
     clipt_stage_spec sp;
+    unsigned tile_elems; /* tile_elems_010 if nonzero, else the entry's */
 } split_case;
 
 #define SPEC(op, inst, a, b, s, sa, sb) {op, "split", inst, a, b, s, sa, sb, 0}
 static const split_case split_cases[] = {
-    {CLIPT_FAMILY_TILE_LOCAL, SPEC(CLIPT_OP_TRANSPOSE_TILES, 7, 5, 9, 1, 0, 0)},
-    {CLIPT_FAMILY_TILE_CYCLES, SPEC(CLIPT_OP_TRANSPOSE_TILES, 3, 13, 11, 1, 0, 0)},
-    {CLIPT_FAMILY_SUPER_SEGMENTS, SPEC(CLIPT_OP_MOVE_SUPER, 2, 9, 13, 3, 0, 0)},
-    {CLIPT_FAMILY_SUPER_SEGMENTS, SPEC(CLIPT_OP_MOVE_SUPER, 1, 31, 17, 1, 0, 0)},
+    {CLIPT_FAMILY_TILE_LOCAL, SPEC(CLIPT_OP_TRANSPOSE_TILES, 7, 5, 9, 1, 0, 0), 0},
+    /* batches of one tile: those before the split move as words of several
+     * 1-, 2- and 4-byte elements (PACK, cl/transpose010.cl), the one
+     * across it and those after element by element */
+    {CLIPT_FAMILY_TILE_LOCAL, SPEC(CLIPT_OP_TRANSPOSE_TILES, 12, 6, 7, 1, 0, 0), 1},
+    {CLIPT_FAMILY_TILE_CYCLES, SPEC(CLIPT_OP_TRANSPOSE_TILES, 3, 13, 11, 1, 0, 0), 0},
+    {CLIPT_FAMILY_SUPER_SEGMENTS, SPEC(CLIPT_OP_MOVE_SUPER, 2, 9, 13, 3, 0, 0), 0},
+    {CLIPT_FAMILY_SUPER_SEGMENTS, SPEC(CLIPT_OP_MOVE_SUPER, 1, 31, 17, 1, 0, 0), 0},
     /* a third of the region is an instance's end: the GPU walk takes the
      * instances before the split with plain indexing, the rest with the
      * accessor (cl/shift100_segments.cl) */
-    {CLIPT_FAMILY_SUPER_SEGMENTS, SPEC(CLIPT_OP_MOVE_SUPER, 3, 9, 13, 3, 0, 0)},
-    {CLIPT_FAMILY_SUPER_SLICES, SPEC(CLIPT_OP_MOVE_SUPER, 2, 11, 7, 4, 0, 0)},
-    {CLIPT_FAMILY_SUPER_SLICES, SPEC(CLIPT_OP_TRANSPOSE_TILES, 3, 9, 14, 1, 0, 0)},
-    {CLIPT_FAMILY_SUPER_LOCAL, SPEC(CLIPT_OP_MOVE_SUPER, 1, 5, 7, 5, 0, 0)},
-    {CLIPT_FAMILY_SUPER_LOCAL, SPEC(CLIPT_OP_MOVE_SUPER, 1, 4, 6, 6, 2, 3)},
-    {CLIPT_FAMILY_ROWS, SPEC(CLIPT_OP_PAD, 37, 29, 1, 1, 29, 32)},
-    {CLIPT_FAMILY_ROWS, SPEC(CLIPT_OP_UNPAD, 41, 23, 1, 1, 25, 23)},
+    {CLIPT_FAMILY_SUPER_SEGMENTS, SPEC(CLIPT_OP_MOVE_SUPER, 3, 9, 13, 3, 0, 0), 0},
+    {CLIPT_FAMILY_SUPER_SLICES, SPEC(CLIPT_OP_MOVE_SUPER, 2, 11, 7, 4, 0, 0), 0},
+    {CLIPT_FAMILY_SUPER_SLICES, SPEC(CLIPT_OP_TRANSPOSE_TILES, 3, 9, 14, 1, 0, 0), 0},
+    {CLIPT_FAMILY_SUPER_LOCAL, SPEC(CLIPT_OP_MOVE_SUPER, 1, 5, 7, 5, 0, 0), 0},
+    {CLIPT_FAMILY_SUPER_LOCAL, SPEC(CLIPT_OP_MOVE_SUPER, 1, 4, 6, 6, 2, 3), 0},
+    {CLIPT_FAMILY_ROWS, SPEC(CLIPT_OP_PAD, 37, 29, 1, 1, 29, 32), 0},
+    {CLIPT_FAMILY_ROWS, SPEC(CLIPT_OP_UNPAD, 41, 23, 1, 1, 25, 23), 0},
 };
 
 /* Whether the family has a CPU form (kernel_style 2, *_loops kernels). */
@@ -90,6 +95,8 @@ static void test_split_stages(void **state)
             const uint64_t splits[] = {1, region / 3, region / 2 + 1, region - 1};
             clipt_tuning t = env->ctx->profile.tuning;
             t.kernel_style = style;
+            if (split_cases[i].tile_elems)
+                t.tile_elems_010 = split_cases[i].tile_elems;
             for (size_t k = 0; k < COUNT(splits); k++) {
                 clipt_stage_spec sp = split_cases[i].sp;
                 const size_t offset = 3 * (k % 2);
