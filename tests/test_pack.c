@@ -1,6 +1,7 @@
 /* The BS tile kernel's packed path (cl/transpose010.cl, PACK): 1-byte
- * elements moved as 32-bit words, 2- and 4-byte ones as 64-bit words, with the elements before the
- * first aligned word and after the last moved alone.  Bit-exact against the
+ * elements moved as 32-bit words, 2- and 4-byte ones as 64-bit words,
+ * with the elements before the first aligned word and after the last
+ * moved alone.  Bit-exact against the
  * CPU reference on the GPU kernels (kernel_style 1, forced on PoCL): single
  * 0010! stages over odd and even tiles, batches of one and many tiles (so
  * that batches start at odd element addresses), every element offset of a
