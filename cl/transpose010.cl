@@ -25,7 +25,7 @@
  *   ELEM_TYPE   the element type moved (clipt_kernel.h).
  *   LOAD_AHEAD  global reads each work-item issues before storing them.
  *   BLOCK       side of the cache blocks of transpose010_loops (elements).
- *   PACK        elements per word in global memory (1; 4 / elem for 1-byte
+ *   PACK        elements per word in global memory (1; 4 or 8 for 1-byte
  *               elements, 8 / elem for 2- and 4-byte ones): transpose010_bs
  *               then reads and writes the body of each batch as words of
  *               PACK elements and moves the few elements before the first
@@ -41,8 +41,12 @@
  *               PACK rows: with 4-byte words and an odd pitch an odd
  *               number of banks, no conflict; with 8-byte words two
  *               lanes meet in a bank, which costs less than the
- *               instructions saved, except for 1-byte elements (tiles of
- *               17 or 25 x 128: 0.7x).  Needs little-endian words
+ *               instructions saved, except for 1-byte elements on output
+ *               rows shorter than 32 (tiles of 17 or 25 x 128: 0.7-0.8x;
+ *               the host gives those 4-byte words).  A word that lies in
+ *               one row moves without stepping positions (a load or store
+ *               at slot + x, or slot + x pitch, per element).  Needs
+ *               little-endian words
  *               (__ENDIAN_LITTLE__, every GPU).  With SPLIT=1 the batches
  *               that reach past the split move element by element.
  *   WORD_TYPE   the word's type: uint (default) or ulong.
@@ -93,18 +97,26 @@ static inline uint packed_head(ulong offset, ulong at0, uint count)
     return min((uint)((PACK - ((offset + at0) & (PACK - 1))) & (PACK - 1)), count);
 }
 
-/* The PACK elements of one input word, from position q on, into the tile. */
-CLIPT_ALWAYS_INLINE void store_word(__local elem_t *tile, uint tile_slots, uint pitch, uint a,
-                                    uint b, tile_pos q, word_t v)
+/* The PACK elements of one input word into the tile, the first at tile
+ * slot `slot`, column c of its row.  The slot steps on by one, and by the
+ * row's padding (pitch - b) past a row's end, which also crosses into the
+ * next tile (tile_slots = a x pitch): recomputing t x tile_slots + r x
+ * pitch + c for every element took twice the instructions. */
+CLIPT_ALWAYS_INLINE void store_word(__local elem_t *tile, uint slot, uint c, uint pitch,
+                                    uint b, word_t v)
 {
+    if (c + PACK <= b) { /* the word lies in one tile row */
+#pragma unroll
+        for (uint x = 0; x < PACK; x++)
+            tile[slot + x] = (elem_t)(v >> (x * 8 * sizeof(elem_t)));
+        return;
+    }
 #pragma unroll
     for (uint x = 0; x < PACK; x++) {
-        tile[q.t * tile_slots + q.r * pitch + q.c] = (elem_t)(v >> (x * 8 * sizeof(elem_t)));
-        if (++q.c == b) {
-            q.c = 0;
-            if (++q.r == a)
-                q.r = 0, q.t++;
-        }
+        tile[slot] = (elem_t)(v >> (x * 8 * sizeof(elem_t)));
+        const int wraps = ++c == b;
+        c = wraps ? 0 : c;
+        slot += wraps ? pitch - b + 1 : 1;
     }
 }
 
@@ -189,10 +201,11 @@ CLIPT_ALWAYS_INLINE void packed_load(__global const elem_t *at, uint count, uint
             v[u] = w0 + u * lsz < words ? body[w0 + u * lsz] : 0;
 #pragma unroll
         for (uint u = 0; u < LOAD_AHEAD; u++)
-            if (w0 + u * lsz < words)
-                store_word(tile, tile_slots, pitch, a, b,
-                           position(head + (w0 + u * lsz) * PACK, ab, b, div_ab, div_b),
-                           v[u]);
+            if (w0 + u * lsz < words) {
+                const tile_pos q =
+                    position(head + (w0 + u * lsz) * PACK, ab, b, div_ab, div_b);
+                store_word(tile, q.t * tile_slots + q.r * pitch + q.c, q.c, pitch, b, v[u]);
+            }
     }
 }
 
@@ -210,16 +223,28 @@ CLIPT_ALWAYS_INLINE void packed_store(__global elem_t *at, uint count, uint head
         at[k] = tile[q.t * tile_slots + q.c * pitch + q.r];
     }
     for (uint w = lid; w < words; w += lsz) {
-        tile_pos q = position(head + w * PACK, ab, a, div_ab, div_a);
+        /* output (t, j, i) is tile slot t x tile_slots + i x pitch + j:
+         * the slot steps by pitch; past the output row's end (i = a) back
+         * to the next column (1 - tile_slots), past the tile's last column
+         * (j = b) on to the next tile (tile_slots - b) */
+        const tile_pos q = position(head + w * PACK, ab, a, div_ab, div_a);
+        uint slot = q.t * tile_slots + q.c * pitch + q.r, i = q.c, j = q.r;
         word_t v = 0;
+        if (i + PACK <= a) { /* the word lies in one output row */
+#pragma unroll
+            for (uint x = 0; x < PACK; x++)
+                v |= (word_t)tile[slot + x * pitch] << (x * 8 * sizeof(elem_t));
+            body[w] = v;
+            continue;
+        }
 #pragma unroll
         for (uint x = 0; x < PACK; x++) {
-            v |= (word_t)tile[q.t * tile_slots + q.c * pitch + q.r] << (x * 8 * sizeof(elem_t));
-            if (++q.c == a) {
-                q.c = 0;
-                if (++q.r == b)
-                    q.r = 0, q.t++;
-            }
+            v |= (word_t)tile[slot] << (x * 8 * sizeof(elem_t));
+            const int row_ends = ++i == a;
+            const int tile_ends = row_ends && ++j == b;
+            i = row_ends ? 0 : i;
+            j = tile_ends ? 0 : j;
+            slot += tile_ends ? pitch + 1 - b : row_ends ? pitch + 1 - tile_slots : pitch;
         }
         body[w] = v;
     }

@@ -39,15 +39,18 @@ static unsigned batch_of(const clipt_stage_spec *sp, const clipt_tuning *t, size
 /* The BS kernel moves elements narrower than 8 bytes as words of several
  * (PACK, cl/transpose010.cl): it is bound by the instructions it issues,
  * and a word costs one load, one store and one position where its
- * elements cost one each.  8-byte words for 2- and 4-byte elements; 4-byte
- * ones for 1-byte elements, whose 8-byte words met bank conflicts that
- * made some tiles slower (H200: skinny fp32 plans 1.07x, 2-byte 1.05x;
- * docs/performance.md, "Tiles in 8-byte words").  The loops kernel copies
+ * elements cost one each.  8-byte words for 2- and 4-byte elements (H200:
+ * skinny fp32 plans 1.07x, 2-byte 1.05x; docs/performance.md, "Tiles in
+ * 8-byte words").  1-byte elements take 8-byte words when the tiles'
+ * output rows (a) hold 32 or more, 4-byte ones below: on output rows of
+ * 12-25 bytes the 8-byte words of two lanes met in a bank and those tiles
+ * ran at 0.77-0.94x, where the rest gained 1.03-1.13x (H200, 60 fresh
+ * shapes; "Tile slots stepped, not recomputed").  The loops kernel copies
  * whole batches. */
-static const char *words_option(size_t elem)
+static const char *words_option(size_t elem, uint64_t a)
 {
     switch (elem) {
-    case 1: return " -DPACK=4";
+    case 1: return a >= 32 ? " -DPACK=8 -DWORD_TYPE=ulong" : " -DPACK=4";
     case 2: return " -DPACK=4 -DWORD_TYPE=ulong";
     case 4: return " -DPACK=2 -DWORD_TYPE=ulong";
     default: return "";
@@ -66,7 +69,7 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
 
     st->kernel_name = kernels[loops ? 1 : 0].name;
     snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s%s",
-             clipt_elem_type_name(elem), loops ? "" : words_option(elem));
+             clipt_elem_type_name(elem), loops ? "" : words_option(elem, sp->a));
     if (sp->a * sp->b * elem > budget || sp->a * sp->b > UINT32_MAX)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, &wg_limit, &own_local);

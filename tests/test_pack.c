@@ -1,5 +1,6 @@
 /* The BS tile kernel's packed path (cl/transpose010.cl, PACK): 1-byte
- * elements moved as 32-bit words, 2- and 4-byte ones as 64-bit words,
+ * elements moved as 32-bit words (64-bit on output rows of 32 or more),
+ * 2- and 4-byte ones as 64-bit words,
  * with the elements before the first aligned word and after the last
  * moved alone.  Bit-exact against the
  * CPU reference on the GPU kernels (kernel_style 1, forced on PoCL): single
@@ -18,10 +19,12 @@
 
 static const size_t elem_sizes[] = {1, 2, 4};
 
-/* instances, a, b: odd and even tiles, 1 x N, N x 1, a tile of 64 x 100 */
+/* instances, a, b: odd and even tiles, 1 x N, N x 1, a tile of 64 x 100,
+ * output rows of 32 or more (1-byte elements in 64-bit words) */
 static const uint64_t tile_cases[][3] = {{1, 1, 1}, {3, 1, 7}, {5, 7, 1}, {4, 2, 2},
                                          {9, 3, 5}, {3, 64, 100}, {7, 31, 37}, {6, 4, 6},
-                                         {11, 5, 5}, {2, 16, 16}, {1, 1, 3}};
+                                         {11, 5, 5}, {2, 16, 16}, {1, 1, 3}, {2, 33, 40},
+                                         {3, 40, 9}};
 
 static clipt_tuning groups_tuning(test_env *env, unsigned tile_elems)
 {
@@ -59,35 +62,43 @@ static void stages_packed(void **state)
                 }
 }
 
-/* The BS kernel gets 4-byte words of 1-byte elements and 8-byte words of
- * 2- and 4-byte ones, nothing for wider ones and for the loops kernel: a
- * test that the path above is really the packed one. */
+/* The BS kernel gets 8-byte words of 1-byte elements on output rows of 32
+ * or more and 4-byte words on shorter ones, 8-byte words of 2- and 4-byte
+ * elements, nothing for wider ones and for the loops kernel: a test that
+ * the path above is really the packed one. */
 static void pack_options(void **state)
 {
     test_env *env = TEST_ENV(state);
     static const size_t sizes[] = {1, 2, 4, 8, 16};
-    static const char *want[] = {"-DPACK=4", "-DPACK=4 -DWORD_TYPE=ulong",
-                                 "-DPACK=2 -DWORD_TYPE=ulong", NULL, NULL};
-    const clipt_stage_spec sp = {CLIPT_OP_TRANSPOSE_TILES, "test", 3, 64, 100, 1, 0, 0, 0};
-    for (size_t e = 0; e < COUNT(sizes); e++)
-        for (unsigned style = CLIPT_KERNEL_STYLE_GROUPS; style <= CLIPT_KERNEL_STYLE_LOOPS;
-             style++) {
-            clipt_tuning t = groups_tuning(env, 1024);
-            clipt_stage st;
-            memset(&st, 0, sizeof st);
-            t.kernel_style = style;
-            assert_status(clipt_stage_prepare_as(env->ctx, &sp, CLIPT_FAMILY_TILE_LOCAL,
-                                                 sizes[e], &t, &st),
-                          CLIPT_SUCCESS);
-            if (style == CLIPT_KERNEL_STYLE_GROUPS && want[e]) {
-                assert_non_null(strstr(st.options, want[e]));
-                if (sizes[e] == 1)
-                    assert_null(strstr(st.options, "WORD_TYPE"));
-            } else {
-                assert_null(strstr(st.options, "PACK"));
+    /* by element size, for output rows of 64 and of 31 */
+    static const char *want[][2] = {{"-DPACK=8 -DWORD_TYPE=ulong", "-DPACK=4"},
+                                    {"-DPACK=4 -DWORD_TYPE=ulong", "-DPACK=4 -DWORD_TYPE=ulong"},
+                                    {"-DPACK=2 -DWORD_TYPE=ulong", "-DPACK=2 -DWORD_TYPE=ulong"},
+                                    {NULL, NULL},
+                                    {NULL, NULL}};
+    static const uint64_t rows_of[] = {64, 31};
+    for (size_t r = 0; r < COUNT(rows_of); r++)
+        for (size_t e = 0; e < COUNT(sizes); e++)
+            for (unsigned style = CLIPT_KERNEL_STYLE_GROUPS; style <= CLIPT_KERNEL_STYLE_LOOPS;
+                 style++) {
+                const clipt_stage_spec sp = {CLIPT_OP_TRANSPOSE_TILES, "test", 3, rows_of[r],
+                                             100, 1, 0, 0, 0};
+                clipt_tuning t = groups_tuning(env, 1024);
+                clipt_stage st;
+                memset(&st, 0, sizeof st);
+                t.kernel_style = style;
+                assert_status(clipt_stage_prepare_as(env->ctx, &sp, CLIPT_FAMILY_TILE_LOCAL,
+                                                     sizes[e], &t, &st),
+                              CLIPT_SUCCESS);
+                if (style == CLIPT_KERNEL_STYLE_GROUPS && want[e][r]) {
+                    assert_non_null(strstr(st.options, want[e][r]));
+                    if (sizes[e] == 1 && r == 1)
+                        assert_null(strstr(st.options, "WORD_TYPE"));
+                } else {
+                    assert_null(strstr(st.options, "PACK"));
+                }
+                clipt_stage_release(&st);
             }
-            clipt_stage_release(&st);
-        }
 }
 
 static void run_permute(test_env *env, unsigned ndim, const size_t *dims, const unsigned *perm,
