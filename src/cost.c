@@ -206,6 +206,12 @@ void clipt_cost_features_of(const clipt_stage_spec *sp, clipt_kernel_family fami
      * pricing took slower plans: "Padding in 16-byte words") */
     if (rows && clipt_spec_rows_in_words(sp, elem, clipt_tuning_loops(t), t->wide_bytes))
         f->elem = COST_WORDS_ROWS_ELEM;
+    /* 1-byte tiles in 4 x 4 quads move 4-byte words through local memory:
+     * on an H200 their 0010! stages took 1.01 copies' time, fp32 tiles'
+     * 1.1-1.2, where 1-byte ones had taken 1.42 (docs/performance.md,
+     * "1-byte tiles in 4 x 4 quads") */
+    if (clipt_spec_tiles_in_quads(sp, elem, clipt_tuning_loops(t)))
+        f->elem = 4;
     if (f->kind == CLIPT_COST_MOVE) {
         const size_t q = clipt_tuning_loops(t)
                              ? (size_t)sp->s

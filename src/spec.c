@@ -63,6 +63,12 @@ int clipt_spec_rows_in_words(const clipt_stage_spec *spec, size_t elem, int loop
            clipt_spec_wide_bytes(spec, elem, most) < 8;
 }
 
+int clipt_spec_tiles_in_quads(const clipt_stage_spec *spec, size_t elem, int loops)
+{
+    return spec->op == CLIPT_OP_TRANSPOSE_TILES && !loops && elem == 1 && spec->a >= 32 &&
+           spec->a % 4 == 0 && spec->b % 4 == 0;
+}
+
 /* The spec with its unit-sized lengths multiplied by num / den. */
 static clipt_stage_spec rescaled(const clipt_stage_spec *spec, uint64_t num, uint64_t den)
 {

@@ -66,6 +66,12 @@ size_t clipt_spec_wide_bytes(const clipt_stage_spec *spec, size_t elem, size_t m
 int clipt_spec_rows_in_words(const clipt_stage_spec *spec, size_t elem, int loops,
                              size_t most);
 
+/* Whether a TRANSPOSE_TILES stage of elem-byte elements moves its tiles
+ * as 4 x 4 byte quads (cl/transpose010.cl, QUAD): 1-byte elements, the
+ * GPU kernels (`loops` 0), sides multiples of 4 and output rows (a) of 32
+ * or more.  The BS kernel takes them where the batch is 4-byte aligned. */
+int clipt_spec_tiles_in_quads(const clipt_stage_spec *spec, size_t elem, int loops);
+
 /* The spec in units of `unit` elements (unit divides what
  * clipt_spec_wide_bytes allowed: its W / elem), and back (unit as given,
  * multiplying). */

@@ -45,12 +45,16 @@ static unsigned batch_of(const clipt_stage_spec *sp, const clipt_tuning *t, size
  * output rows (a) hold 32 or more, 4-byte ones below: on output rows of
  * 12-25 bytes the 8-byte words of two lanes met in a bank and those tiles
  * ran at 0.77-0.94x, where the rest gained 1.03-1.13x (H200, 60 fresh
- * shapes; "Tile slots stepped, not recomputed").  The loops kernel copies
- * whole batches. */
-static const char *words_option(size_t elem, uint64_t a)
+ * shapes; "Tile slots stepped, not recomputed").  1-byte tiles with sides
+ * multiples of 4 and such rows also move as 4 x 4 quads through local
+ * memory (clipt_spec_tiles_in_quads; H200, general 1-byte: 1.08x, "1-byte
+ * tiles in 4 x 4 quads").  The loops kernel copies whole batches. */
+static const char *words_option(size_t elem, uint64_t a, int quads)
 {
     switch (elem) {
-    case 1: return a >= 32 ? " -DPACK=8 -DWORD_TYPE=ulong" : " -DPACK=4";
+    case 1:
+        return quads ? " -DPACK=8 -DWORD_TYPE=ulong -DQUAD=1"
+                     : a >= 32 ? " -DPACK=8 -DWORD_TYPE=ulong" : " -DPACK=4";
     case 2: return " -DPACK=4 -DWORD_TYPE=ulong";
     case 4: return " -DPACK=2 -DWORD_TYPE=ulong";
     default: return "";
@@ -66,10 +70,12 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     clipt_status status;
     const size_t ab = (size_t)(sp->a * sp->b);
     const int loops = clipt_tuning_loops(t);
+    /* quads: rows at pitch b in local memory, rotated instead of padded */
+    const int quads = clipt_spec_tiles_in_quads(sp, elem, loops);
 
     st->kernel_name = kernels[loops ? 1 : 0].name;
     snprintf(st->options, sizeof st->options, "-DELEM_TYPE=%s%s",
-             clipt_elem_type_name(elem), loops ? "" : words_option(elem, sp->a));
+             clipt_elem_type_name(elem), loops ? "" : words_option(elem, sp->a, quads));
     if (sp->a * sp->b * elem > budget || sp->a * sp->b > UINT32_MAX)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     status = clipt_make_kernel(c, st, st->kernel_name, &st->kernel, &wg_limit, &own_local);
@@ -79,13 +85,15 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     if (ab * elem > usable)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     /* an odd row pitch spreads the column reads over the banks (GPUs; the
-     * loops kernel reads its tiles whole, at pitch b) */
+     * loops kernel reads its tiles whole, and the quads rotate their rows,
+     * at pitch b) */
     st->f.tiles.pitch = (unsigned)sp->b;
-    if (!loops && sp->b % 2 == 0 && sp->a * (sp->b + 1) * elem <= usable)
+    if (!loops && !quads && sp->b % 2 == 0 && sp->a * (sp->b + 1) * elem <= usable)
         st->f.tiles.pitch = (unsigned)sp->b + 1;
     slots = (size_t)sp->a * st->f.tiles.pitch;
     st->f.tiles.batch = batch_of(sp, t, elem, usable, slots, loops);
-    st->local_bytes[0] = st->f.tiles.batch * slots * elem;
+    /* the quads' words start at the buffer's first aligned byte */
+    st->local_bytes[0] = st->f.tiles.batch * slots * elem + (quads ? 3 : 0);
     if (clipt_min_size(t->wg_010, wg_limit) < 1)
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
     clipt_set_launch(st, loops ? 1 : clipt_min_size(t->wg_010, wg_limit), sp->instances,

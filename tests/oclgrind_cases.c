@@ -235,6 +235,10 @@ static const stage_case stage_cases[] = {
     {CLIPT_FAMILY_TILE_LOCAL, TILES, 50, 8, 8, 1, 0, 0, 1, {.words = 1}},
     {CLIPT_FAMILY_TILE_LOCAL, TILES, 13, 5, 7, 1, 0, 0, 1, {.wg_010 = 32}},
     {CLIPT_FAMILY_TILE_LOCAL, TILES, 31, 6, 9, 1, 0, 0, 2, {.wg_010 = 16, .words = 1}},
+    /* 1-byte quads (QUAD): rows of 5 words, rotated by up to 3, loaded 4
+     * bytes at a time; rows of 6 words loaded 8 at a time */
+    {CLIPT_FAMILY_TILE_LOCAL, TILES, 3, 32, 20, 1, 0, 0, 1, {.wg_010 = 16, .words = 1}},
+    {CLIPT_FAMILY_TILE_LOCAL, TILES, 2, 36, 24, 1, 0, 0, 1, {.wg_010 = 32, .words = 1}},
     {CLIPT_FAMILY_SUPER_SEGMENTS, SUPER, 1, 13, 17, 32, 0, 0, 1, {.words = 1}},
     {CLIPT_FAMILY_SUPER_SEGMENTS, SUPER, 2, 9, 7, 6, 0, 0, 2, {.words = 1}},
     {CLIPT_FAMILY_SUPER_SLICES, SUPER, 1, 8, 3, 64, 0, 0, 1, {.words = 1}},

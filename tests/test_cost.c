@@ -172,22 +172,27 @@ static double tile_seconds_per_byte(const clipt_device_profile *p, uint64_t a, u
 /* Tiles of 1- and 2-byte elements under 4 KiB cost more per byte (the
  * H100 ran them at 1.2-1.9 times the price of larger ones: skinny shapes,
  * whose tiles are a few elements wide); 4 KiB and more, or 4-byte
- * elements, cost the same per byte whatever the tile. */
+ * elements, cost the same per byte whatever the tile.  1-byte tiles moved
+ * as 4 x 4 quads (sides multiples of 4, a >= 32) cost what 4-byte tiles
+ * do; the small-tile cases have fewer than 32 rows or 2 columns: none. */
 static void test_small_tiles(void **state)
 {
     clipt_device_profile p;
     (void)state;
     h100_profile(&p);
     assert_true(p.tuning.model_tiles_small > 0);
-    assert_true(tile_seconds_per_byte(&p, 32, 8, 1) > 1.2 * tile_seconds_per_byte(&p, 64, 64, 1));
-    assert_true(tile_seconds_per_byte(&p, 32, 8, 1) > tile_seconds_per_byte(&p, 32, 32, 1));
+    assert_true(tile_seconds_per_byte(&p, 16, 8, 1) > 1.2 * tile_seconds_per_byte(&p, 2, 2048, 1));
+    assert_true(tile_seconds_per_byte(&p, 16, 8, 1) > tile_seconds_per_byte(&p, 16, 32, 1));
+    assert_true(fabs(tile_seconds_per_byte(&p, 64, 64, 1) / tile_seconds_per_byte(&p, 64, 64, 4) -
+                     1) < 1e-9);
+    assert_true(tile_seconds_per_byte(&p, 64, 64, 1) < 0.8 * tile_seconds_per_byte(&p, 2, 2048, 1));
     assert_true(tile_seconds_per_byte(&p, 32, 8, 2) > 1.1 * tile_seconds_per_byte(&p, 64, 32, 2));
     assert_true(fabs(tile_seconds_per_byte(&p, 64, 64, 1) / tile_seconds_per_byte(&p, 128, 128, 1) -
                      1) < 1e-9);
     assert_true(fabs(tile_seconds_per_byte(&p, 16, 8, 4) / tile_seconds_per_byte(&p, 64, 64, 4) -
                      1) < 1e-9);
     p.tuning.model_tiles_small = 0;
-    assert_true(fabs(tile_seconds_per_byte(&p, 32, 8, 1) / tile_seconds_per_byte(&p, 64, 64, 1) -
+    assert_true(fabs(tile_seconds_per_byte(&p, 16, 8, 1) / tile_seconds_per_byte(&p, 2, 2048, 1) -
                      1) < 1e-9);
 }
 

@@ -20,11 +20,15 @@
 static const size_t elem_sizes[] = {1, 2, 4};
 
 /* instances, a, b: odd and even tiles, 1 x N, N x 1, a tile of 64 x 100,
- * output rows of 32 or more (1-byte elements in 64-bit words) */
+ * output rows of 32 or more (1-byte elements in 64-bit words); 1-byte
+ * quads (sides multiples of 4, a >= 32; at offset 0): rows of 4 to 33
+ * words, so that the rotation spreads over 1 to 32 words and wraps where
+ * the row's words are no power of two */
 static const uint64_t tile_cases[][3] = {{1, 1, 1}, {3, 1, 7}, {5, 7, 1}, {4, 2, 2},
                                          {9, 3, 5}, {3, 64, 100}, {7, 31, 37}, {6, 4, 6},
                                          {11, 5, 5}, {2, 16, 16}, {1, 1, 3}, {2, 33, 40},
-                                         {3, 40, 9}};
+                                         {3, 40, 9}, {3, 32, 4}, {2, 128, 128}, {3, 36, 132},
+                                         {5, 44, 12}, {2, 64, 96}};
 
 static clipt_tuning groups_tuning(test_env *env, unsigned tile_elems)
 {
@@ -35,15 +39,17 @@ static clipt_tuning groups_tuning(test_env *env, unsigned tile_elems)
     return t;
 }
 
-/* Every tile case, element size, element offset 0-3 and batch size (one
- * tile per work-group, or many) by the BS kernel. */
+/* Every tile case, element size, element offset 0-4 and batch size (one
+ * tile per work-group, or many) by the BS kernel: 1-byte quads load 8
+ * bytes at a time at offset 0 where rows are whole 8-byte words, 4 at
+ * offset 4 (and elsewhere), and none at offsets 1-3. */
 static void stages_packed(void **state)
 {
     test_env *env = TEST_ENV(state);
     static const unsigned tile_elems[] = {1, 4096};
     for (size_t c = 0; c < COUNT(tile_cases); c++)
         for (size_t e = 0; e < COUNT(elem_sizes); e++)
-            for (size_t off = 0; off < 4; off++)
+            for (size_t off = 0; off < 5; off++)
                 for (size_t te = 0; te < COUNT(tile_elems); te++) {
                     const clipt_stage_spec sp = {CLIPT_OP_TRANSPOSE_TILES, "test",
                                                  tile_cases[c][0], tile_cases[c][1],
@@ -65,7 +71,8 @@ static void stages_packed(void **state)
 /* The BS kernel gets 8-byte words of 1-byte elements on output rows of 32
  * or more and 4-byte words on shorter ones, 8-byte words of 2- and 4-byte
  * elements, nothing for wider ones and for the loops kernel: a test that
- * the path above is really the packed one. */
+ * the path above is really the packed one.  1-byte tiles of 64 x 100 are
+ * quads (QUAD), 31 x 100 and 64 x 99 are not. */
 static void pack_options(void **state)
 {
     test_env *env = TEST_ENV(state);
@@ -97,8 +104,25 @@ static void pack_options(void **state)
                 } else {
                     assert_null(strstr(st.options, "PACK"));
                 }
+                if (style == CLIPT_KERNEL_STYLE_GROUPS && sizes[e] == 1 && r == 0) {
+                    assert_non_null(strstr(st.options, "-DQUAD=1"));
+                    assert_int_equal(st.f.tiles.pitch, 100); /* rotated, not padded */
+                } else {
+                    assert_null(strstr(st.options, "QUAD"));
+                }
                 clipt_stage_release(&st);
             }
+    { /* output rows of 64 whose input rows are no multiple of 4: no quads */
+        const clipt_stage_spec sp = {CLIPT_OP_TRANSPOSE_TILES, "test", 3, 64, 99, 1, 0, 0, 0};
+        clipt_tuning t = groups_tuning(env, 1024);
+        clipt_stage st;
+        memset(&st, 0, sizeof st);
+        assert_status(clipt_stage_prepare_as(env->ctx, &sp, CLIPT_FAMILY_TILE_LOCAL, 1, &t, &st),
+                      CLIPT_SUCCESS);
+        assert_non_null(strstr(st.options, "-DPACK=8"));
+        assert_null(strstr(st.options, "QUAD"));
+        clipt_stage_release(&st);
+    }
 }
 
 static void run_permute(test_env *env, unsigned ndim, const size_t *dims, const unsigned *perm,
