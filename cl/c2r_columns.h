@@ -47,6 +47,10 @@
  * unwritten).  Each cell is written by one work-item only.
  *
  * Build options: C2R_WALK, the rows of a segment at most (1..32);
+ * C2R_REFLECT_BATCH, the rows of each window a work-item of c2r_reflect
+ * loads before it stores them to local memory (default C2R_BATCH);
+ * C2R_INDEX32, 1 where a matrix's rows x cols fits 32 bits: the rows'
+ * offsets within a matrix in 32-bit arithmetic (fewer registers);
  * C2R_REFLECT_COLS, the columns of a strip each work-item of c2r_reflect
  * takes (1, 2 or 4, dividing C2R_LINE); C2R_STRIP_LINES, the 128-byte lines
  * of a strip (1, 2 or 4).
@@ -59,6 +63,17 @@
 #endif
 #ifndef C2R_REFLECT_COLS
 #define C2R_REFLECT_COLS 1
+#endif
+#ifndef C2R_REFLECT_BATCH
+#define C2R_REFLECT_BATCH C2R_BATCH
+#endif
+#ifndef C2R_INDEX32
+#define C2R_INDEX32 0
+#endif
+#if C2R_INDEX32
+typedef uint c2r_index_t;
+#else
+typedef ulong c2r_index_t;
 #endif
 #ifndef C2R_STRIP_LINES
 #define C2R_STRIP_LINES 1
@@ -91,24 +106,26 @@ typedef struct c2r_column_cells {
 
 /* Rows `first`, `first + step`, ... of the work-item's columns read into
  * two local windows, row r of a window from matrix row (start + r) mod M,
- * 2 x C2R_BATCH rows in flight: of each window only the rows that hold
- * the column's pairs (cells[v]), stored from the column's first cell on
- * (own row r at r - delta, partner row r at r - eps); the other cells of a
- * window row belong to other work-groups' pairs, which may be writing
- * them.  Work-items side by side take the same window row, so the loads
- * stay whole lines. */
+ * 2 x C2R_REFLECT_BATCH rows in flight: of each window only the rows
+ * that hold the column's pairs (cells[v]), stored from the column's first
+ * cell on (own row r at r - delta, partner row r at r - eps); the other
+ * cells of a window row belong to other work-groups' pairs, which may be
+ * writing them.  Work-items side by side take the same window row, so the
+ * loads stay whole lines. */
 static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner,
                                     const __global elem_t *col,
                                     const c2r_column_cells cells[C2R_VEC], uint own_start,
                                     uint partner_start, uint count, uint rows_max, uint first,
                                     uint step, uint w, uint lanes, uint cols, uint4 div_rows)
 {
-    for (uint r0 = first; r0 < rows_max; r0 += step * C2R_BATCH) {
-        elem_t x[C2R_BATCH][C2R_VEC], y[C2R_BATCH][C2R_VEC];
-        _Pragma("unroll") for (uint b = 0; b < C2R_BATCH; b++) {
+    for (uint r0 = first; r0 < rows_max; r0 += step * C2R_REFLECT_BATCH) {
+        elem_t x[C2R_REFLECT_BATCH][C2R_VEC], y[C2R_REFLECT_BATCH][C2R_VEC];
+        _Pragma("unroll") for (uint b = 0; b < C2R_REFLECT_BATCH; b++) {
             const uint r = r0 + b * step;
-            const __global elem_t *o = col + (ulong)c2r_mod(own_start + r, div_rows) * cols;
-            const __global elem_t *p = col + (ulong)c2r_mod(partner_start + r, div_rows) * cols;
+            const __global elem_t *o =
+                col + (c2r_index_t)c2r_mod(own_start + r, div_rows) * cols;
+            const __global elem_t *p =
+                col + (c2r_index_t)c2r_mod(partner_start + r, div_rows) * cols;
             _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                 const c2r_column_cells *c = &cells[v];
                 if (c->on && r >= c->delta && r - c->delta < count)
@@ -117,7 +134,7 @@ static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner
                     y[b][v] = p[v * lanes];
             }
         }
-        _Pragma("unroll") for (uint b = 0; b < C2R_BATCH; b++) {
+        _Pragma("unroll") for (uint b = 0; b < C2R_REFLECT_BATCH; b++) {
             const uint r = r0 + b * step;
             _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                 const c2r_column_cells *c = &cells[v];
@@ -210,7 +227,7 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
              * row r holds pair r - delta, partner row r pair hc - 1 + eps
              * - r (at local rows r - delta and r - eps) */
             for (uint r = first; any && r < own_rows; r += step) {
-                __global elem_t *o = col + (ulong)c2r_mod(r_own + r, div_rows) * cols;
+                __global elem_t *o = col + (c2r_index_t)c2r_mod(r_own + r, div_rows) * cols;
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
                     if (c->on && r >= c->delta && r - c->delta < hc)
@@ -218,7 +235,7 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                 }
             }
             for (uint r = first; any && r < partner_rows; r += step) {
-                __global elem_t *p = col + (ulong)c2r_mod(r_partner + r, div_rows) * cols;
+                __global elem_t *p = col + (c2r_index_t)c2r_mod(r_partner + r, div_rows) * cols;
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
                     if (c->on && r >= c->skip_partner &&
@@ -281,11 +298,11 @@ C2R_WALK_KERNEL(c2r_walk_rows)
                                           : saved + (inst * slots + tail) * (ulong)cols + k;
         _Pragma("unroll") for (uint t = 0; t < C2R_WALK; t++) {
             if (t < len)
-                v[t] = t + 1 < len ? base[(ulong)pos[t + 1] * cols] : *next;
+                v[t] = t + 1 < len ? base[(c2r_index_t)pos[t + 1] * cols] : *next;
         }
         _Pragma("unroll") for (uint t = 0; t < C2R_WALK; t++) {
             if (t < len)
-                base[(ulong)pos[t] * cols] = v[t];
+                base[(c2r_index_t)pos[t] * cols] = v[t];
         }
     }
 }
