@@ -315,13 +315,20 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
 
     if (!clipt_c2r_indexable(sp->a, sp->b, elem))
         return CLIPT_ERROR_EXCEEDS_DEVICE_LIMITS;
-    /* 1- and 2-byte rows in 32-bit words (C2R_PACK, cl/c2r.cl), and the
-     * reflection's columns per work-item (cl/c2r_columns.h) */
+    /* 1- and 2-byte rows in 32-bit words (C2R_PACK, cl/c2r.cl), the
+     * reflection's columns per work-item and rows at a time, and a
+     * matrix's offsets in 32 bits where they fit (C2R_INDEX32,
+     * cl/c2r_columns.h: H200, forced split C2R, the plans 1.032x faster
+     * for 2-byte elements (10 of 10 shapes faster), 1.009x for fp32,
+     * 1.002x for fp64; tuning/gpu_c2r_parts.sh) */
     snprintf(st->options, sizeof st->options,
              "-DELEM_TYPE=%s -DC2R_BATCH=%u -DC2R_WALK=%u -DC2R_PACK=%u "
-             "-DC2R_REFLECT_COLS=%u -DC2R_STRIP_LINES=%u%s",
+             "-DC2R_REFLECT_COLS=%u -DC2R_REFLECT_BATCH=%u -DC2R_STRIP_LINES=%u "
+             "-DC2R_INDEX32=%d%s",
              clipt_elem_type_name(elem), batch, clipt_c2r_walk_rows(elem),
-             c2r_pack(elem), clipt_c2r_reflect_cols(elem), clipt_c2r_strip_lines(elem),
+             c2r_pack(elem), clipt_c2r_reflect_cols(elem),
+             clipt_c2r_reflect_batch(elem, batch), clipt_c2r_strip_lines(elem),
+             clipt_small_index(c, sp->a * sp->b),
              is_inverse(sp) ? " -DC2R_INVERSE=1" : "");
     status = make_variant(c, elem, t, batch, st, &wg);
     if (status != CLIPT_SUCCESS || st->f.c2r.variant == COLUMNS_SPLIT)

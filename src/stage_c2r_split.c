@@ -25,10 +25,6 @@ static int is_inverse(const clipt_stage_spec *sp)
  * windows were stored from each column's first cell on, they took a
  * strip's width more rows: 64 pairs had cost fp32 1.85 copies, 96 1.65.) */
 #define C2R_REFLECT_HEIGHT 192u
-/* Rows of a walk segment (C2R_WALK): loads each work-item keeps in
- * flight, in registers (H100, 16 fp32 shapes: the split column pass at
- * 3.40 copies' time with 8, 3.05 with 16, 2.95 with 32); 16 of 16 bytes. */
-unsigned clipt_c2r_walk_rows(size_t elem) { return elem > 8 ? 16u : 32u; }
 
 /* Columns per work-item of the reflection (C2R_REFLECT_COLS): H100, 20
  * coprime shapes a size, the split column pass in copies' time with 1, 2
@@ -55,6 +51,31 @@ unsigned clipt_c2r_strip_lines(size_t elem)
 {
     const unsigned n = knob("CLIPT_C2R_STRIP_LINES", elem >= 16 ? 4 : 1);
     return n == 1 || n == 2 || n == 4 ? n : 1;
+}
+
+/* Rows of a walk segment (C2R_WALK): loads each work-item keeps in
+ * flight, in registers (H100, 16 fp32 shapes: the split column pass at
+ * 3.40 copies' time with 8, 3.05 with 16, 2.95 with 32); 16 of 16 bytes.
+ * CLIPT_C2R_WALK_ROWS (1..32) replaces it, a knob for measurements. */
+unsigned clipt_c2r_walk_rows(size_t elem)
+{
+    const unsigned n = knob("CLIPT_C2R_WALK_ROWS", elem > 8 ? 16u : 32u);
+    return n <= 32 ? n : 32u;
+}
+
+/* Rows of each window a work-item of the reflection loads before storing
+ * them to local memory (C2R_REFLECT_BATCH): 4 for elements of up to 4
+ * bytes, else the C2R passes' batch.  H200, forced split C2R on fresh
+ * coprime shapes (tuning/gpu_c2r_parts.sh, four lists), the column pass
+ * in copies' time with 8 and 4: fp32 3.72 / 3.54, 3.71 / 3.53, 3.59 /
+ * 3.39; 2-byte 5.24 / 4.84, 5.31 / 4.97, 5.38 / 5.00; fp64 3.05 / 3.01
+ * (16-byte elements already take 4).  More rows were slower (fp32 with
+ * 16 and 32: 3.79 and 4.91, where 8 took 3.68), so more loads in flight
+ * are not what the pass lacks; work-groups of 512 or 1024 instead of 256
+ * changed nothing (3.44 and 3.50 with 4 and 2 rows). */
+unsigned clipt_c2r_reflect_batch(size_t elem, unsigned batch)
+{
+    return elem <= 4 && batch > 4 ? 4u : batch;
 }
 
 static unsigned line_columns(size_t elem) { return 128 / elem > 1 ? (unsigned)(128 / elem) : 1; }

@@ -10,6 +10,10 @@
 /* Rows of a walk segment for elem-byte elements (the kernels' C2R_WALK). */
 unsigned clipt_c2r_walk_rows(size_t elem);
 
+/* Rows of each window a work-item of the reflection loads at a time for
+ * elem-byte elements (C2R_REFLECT_BATCH), given the C2R passes' batch. */
+unsigned clipt_c2r_reflect_batch(size_t elem, unsigned batch);
+
 /* Columns of a strip each work-item of the reflection takes for elem-byte
  * elements (C2R_REFLECT_COLS). */
 unsigned clipt_c2r_reflect_cols(size_t elem);

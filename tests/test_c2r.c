@@ -176,21 +176,35 @@ static void test_passes(void **state)
     forced_algorithm = CLIPT_ALGORITHM_C2R;
 }
 
-/* The batch of each stage's build options, for `style`. */
-static int stage_batch(clipt_context c, unsigned style, size_t elem)
+/* The value of -DNAME= in the build options of stage `i` of the plan of
+ * rows x cols elem-byte elements (-1: not there). */
+static int stage_option(clipt_context c, size_t rows, size_t cols, size_t elem, unsigned i,
+                        const char *name)
 {
-    clipt_plan_options o = c2r_options();
+    const clipt_plan_options o = c2r_options();
+    char key[64];
     clipt_plan p;
     clipt_stage_info st;
     const char *at;
-    int batch = -1;
-    o.kernel_style = style;
-    assert_status(clipt_plan_create(c, 97, 101, elem, &o, &p), CLIPT_SUCCESS);
-    assert_status(clipt_plan_query_stage(p, 1, &st), CLIPT_SUCCESS);
-    at = strstr(st.build_options, "-DC2R_BATCH=");
+    int value = -1;
+    snprintf(key, sizeof key, "-D%s=", name);
+    assert_status(clipt_plan_create(c, rows, cols, elem, &o, &p), CLIPT_SUCCESS);
+    assert_status(clipt_plan_query_stage(p, i, &st), CLIPT_SUCCESS);
+    at = strstr(st.build_options, key);
     if (at)
-        batch = atoi(at + strlen("-DC2R_BATCH="));
+        value = atoi(at + strlen(key));
     clipt_plan_release(p);
+    return value;
+}
+
+/* The batch of stage 1's build options, for `style`. */
+static int stage_batch(clipt_context c, unsigned style, size_t elem)
+{
+    const unsigned saved = forced_style;
+    int batch;
+    forced_style = style;
+    batch = stage_option(c, 97, 101, elem, 1, "C2R_BATCH");
+    forced_style = saved;
     return batch;
 }
 
@@ -376,6 +390,42 @@ static void test_split(void **state)
     clipt_context_release(small);
 }
 
+/* The split form's build options: the reflection loads 4 rows of each
+ * window at a time for elements of up to 4 bytes (C2R_REFLECT_BATCH; the
+ * batch otherwise, 1 in the CPU style), and the offsets are 32-bit
+ * (C2R_INDEX32=1) unless the context indexes with 64 bits, as for 2^32
+ * elements and more: there, every element size of a few shapes both ways,
+ * bit-exact. */
+static void test_split_options(void **state)
+{
+    static const c2r_shape some[] = {{97, 101}, {1000, 3}, {131, 257}, {60, 84}};
+    static const int reflect_batch[] = {4, 4, 4, 8, 4};
+    test_env wide = *TEST_ENV(state);
+    setenv("CLIPT_C2R_COLUMNS", "split", 1);
+    forced_style = 1;
+    for (size_t e = 0; e < COUNT(elem_sizes); e++)
+        assert_int_equal(stage_option(wide.ctx, 97, 101, elem_sizes[e], 1, "C2R_REFLECT_BATCH"),
+                         reflect_batch[e]);
+    assert_int_equal(stage_option(wide.ctx, 97, 101, 4, 1, "C2R_INDEX32"), 1);
+    forced_style = 2;
+    assert_int_equal(stage_option(wide.ctx, 97, 101, 4, 1, "C2R_REFLECT_BATCH"), 1);
+    forced_style = 1;
+    assert_status(clipt_context_create(wide.cl.context, wide.cl.device, &wide.ctx),
+                  CLIPT_SUCCESS);
+    wide.ctx->wide_index_from = 0;
+    assert_int_equal(stage_option(wide.ctx, 97, 101, 4, 1, "C2R_INDEX32"), 0);
+    for (int inverse = 0; inverse < 2; inverse++) {
+        forced_algorithm = inverse ? CLIPT_ALGORITHM_R2C : CLIPT_ALGORITHM_C2R;
+        for (size_t i = 0; i < COUNT(some); i++)
+            for (size_t e = 0; e < COUNT(elem_sizes); e++)
+                run_c2r(&wide, some[i].rows, some[i].cols, elem_sizes[e], elem_sizes[e] * i);
+    }
+    forced_algorithm = CLIPT_ALGORITHM_C2R;
+    forced_style = 0;
+    unsetenv("CLIPT_C2R_COLUMNS");
+    clipt_context_release(wide.ctx);
+}
+
 /* Without the knob, with 16 KiB of local memory: column blocks (one
  * 32-byte sector of fp32 rows) up to half again as large as local memory
  * go through scratch (701 rows: 22432 bytes), larger ones split (901
@@ -533,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_scratch_knob),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_split),
+        cmocka_unit_test(test_split_options),
         cmocka_unit_test(test_split_or_scratch),
         cmocka_unit_test(test_walk_table),
         cmocka_unit_test(test_walk_short),
