@@ -4,7 +4,8 @@
     python3 tuning/stage_summary.py BENCH.csv
 
 For every shape the stage list is rebuilt from the sequence and the padding
-(pad when columns were padded, unpad when rows were); shapes whose stage
+(pad when columns were padded, unpad when rows were), or for C2R and R2C
+from their pass count; shapes whose stage
 count does not match (a stage skipped as an identity) are left out.  Each
 stage's throughput is counted like the whole transposition's,
 2 * rows * cols * elem / stage time, and printed as the median over shapes
@@ -24,8 +25,23 @@ STAGES = {
 }
 
 
+# C2R and R2C by their pass count: with a common factor of the sides C2R
+# rotates first and R2C unrotates last (docs/design.md, "The C2R
+# decomposition"); they never pad.
+C2R_PASSES = {
+    ("c2r", 2): ["rows", "columns"],
+    ("c2r", 3): ["rotation", "rows", "columns"],
+    ("r2c", 2): ["columns", "rows"],
+    ("r2c", 3): ["columns", "rows", "unrotation"],
+}
+
+
 def stage_labels(row):
-    labels = list(STAGES.get(row["sequence"], []))
+    sequence = row["sequence"]
+    if sequence in ("c2r", "r2c"):
+        passes = len([t for t in row["stages_ms"].split(";") if t])
+        return list(C2R_PASSES.get((sequence, passes), []))
+    labels = list(STAGES.get(sequence, []))
     if row["padded_cols"] != row["cols"]:
         labels.insert(0, "pad")
     if row["padded_rows"] != row["rows"]:
@@ -57,7 +73,8 @@ def main(path):
         print(f"{key[0]:8} {key[1]:6} {len(speed[key]):6d} {statistics.median(gbs[key]):8.0f} "
               f"{100 * statistics.median(speed[key]):7.0f}% {100 * statistics.median(share[key]):7.0f}%")
     if skipped:
-        print(f"({skipped} shapes left out: a stage was skipped as an identity)")
+        print(f"({skipped} shapes left out: a stage was skipped as an identity, or the "
+              "sequence is not one of the table's)")
 
 
 if __name__ == "__main__":
