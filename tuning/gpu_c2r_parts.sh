@@ -8,11 +8,15 @@
 #   SETS   "elem:count ..." of coprime shapes (default "4:16 2:12")
 #   VARIANTS  (default "base noreflect nowalk") each KERNELS[+VAR=VALUE...]:
 #          KERNELS base (this tree's), noreflect, nowalk, or NAME=VALUE[,...]
-#          (a copy of cl/ with those defines at the top of c2r.cl: build
-#          options of the C2R kernels the host does not set); each +VAR=VALUE
-#          an environment variable for the run (a knob, tuning/README.md)
+#          (a copy of cl/ with those build options first in c2r.cl, each
+#          after an #undef, so that they replace the host's -D values); each
+#          +VAR=VALUE an environment variable for the run (a knob,
+#          tuning/README.md)
 #   CLIPT_BIN  a clipt already built (default: build one in build-parts)
 #   SEED   the lists' seed (default 2026120410; SEED + elem per size)
+#   GCD_COUNT  shapes a size for the rotation (default 8; 0: none)
+#   MAXDIM sides at most this (default: the general set's; a quick check
+#          on PoCL, CLIPT_PLATFORM=Portable, wants a few hundred)
 # Writes $OUT (default /tmp/clipt-c2r-parts): the lists, E_VARIANT.csv,
 # E_rot.csv, logs, and summary.txt (printed): per size and variant the
 # median (min-max) of each pass in copies' time (pass ms / copy ms of the
@@ -47,20 +51,22 @@ PY
 }
 empty "$out/k_noreflect" c2r_reflect
 empty "$out/k_nowalk" c2r_save_heads c2r_walk_rows
-# a copy of cl/ in $1 with the defines $2 (NAME=VALUE,...) first in c2r.cl
+# a copy of cl/ in $1 with the build options $2 (NAME=VALUE,...) first in
+# c2r.cl
 defines() {
     rm -rf "$1" && cp -r cl "$1"
     python3 - "$1/c2r.cl" "$2" <<'PY'
 import sys
 path, defs = sys.argv[1], sys.argv[2]
-head = "".join("#define %s %s\n" % tuple(d.split("=", 1)) for d in defs.split(","))
+head = "".join("#undef %s\n#define %s %s\n" % ((d.split("=", 1)[0],) + tuple(d.split("=", 1)))
+               for d in defs.split(","))
 body = open(path).read()
 open(path, "w").write(head + body)
 PY
 }
 variants=${VARIANTS:-base noreflect nowalk}
 
-shapes() { # elem count seed path gcd
+shapes() { # elem count seed path with-common-factor maxdim
     python3 - "$@" <<'PY'
 import math, random, sys
 elem, count, seed = map(int, sys.argv[1:4]); path = sys.argv[4]; g = int(sys.argv[5])
