@@ -13,7 +13,8 @@
 #          +VAR=VALUE an environment variable for the run (a knob,
 #          tuning/README.md)
 #   CLIPT_BIN  a clipt already built (default: build one in build-parts)
-#   SEED   the lists' seed (default 2026120410; SEED + elem per size)
+#   SEED   the lists' seed (default 2026120410; SEED + elem per size;
+#          tuning/shapes.py coprime and common-factor)
 #   GCD_COUNT  shapes a size for the rotation (default 8; 0: none)
 #   MAXDIM sides at most this (default: the general set's; a quick check
 #          on PoCL, CLIPT_PLATFORM=Portable, wants a few hundred)
@@ -66,28 +67,13 @@ PY
 }
 variants=${VARIANTS:-base noreflect nowalk}
 
-shapes() { # elem count seed path with-common-factor maxdim
-    python3 - "$@" <<'PY'
-import math, random, sys
-elem, count, seed = map(int, sys.argv[1:4]); path = sys.argv[4]; g = int(sys.argv[5])
-hi = int(sys.argv[6]) or (15000 if elem >= 8 else 20000)
-rng, got = random.Random(seed), []
-while len(got) < count:
-    f = rng.choice([2, 3, 4, 6]) if g else 1
-    lo = min(1000, hi // 2)
-    r, c = rng.randint(lo, hi) // f, rng.randint(lo, hi) // f
-    if math.gcd(r, c) == 1:
-        got.append((r * f, c * f))
-with open(path, "w") as o:
-    o.write("".join(f"{r} {c}\n" for r, c in got))
-PY
-}
-
 for s in ${SETS:-4:16 2:12}; do
     e=${s%%:*} n=${s##*:}
-    shapes "$e" "$n" $((seed + e)) "$out/coprime_$e.txt" 0 "${MAXDIM:-0}"
-    shapes "$e" "${GCD_COUNT:-8}" $((seed + 100 + e)) "$out/gcd_$e.txt" 1 "${MAXDIM:-0}"
-    head -2 "$out/coprime_$e.txt" > "$out/verify_$e.txt"
+    python3 tuning/shapes.py coprime --count "$n" --seed $((seed + e)) --elem "$e" \
+        --max-side "${MAXDIM:-0}" > "$out/coprime_$e.txt"
+    python3 tuning/shapes.py common-factor --count "${GCD_COUNT:-8}" --seed $((seed + 100 + e)) \
+        --elem "$e" --max-side "${MAXDIM:-0}" > "$out/gcd_$e.txt"
+    grep -v '^#' "$out/coprime_$e.txt" | head -2 > "$out/verify_$e.txt"
     for v in $variants; do
         IFS=+ read -r -a part <<< "$v"
         tag=$(echo "$v" | tr '=,+' '-_.')

@@ -50,20 +50,8 @@ cat "$out/gpu.txt" 2>/dev/null
 
 for s in $sets; do
     elem=${s%%:*} count=${s##*:}
-    python3 - "$elem" "$count" "$((seed + elem))" "$out/shapes_$elem.txt" <<'PY'
-import math, random, sys
-elem, count, seed, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-import os
-hi = int(os.environ.get("MAXDIM", "0")) or (15000 if elem >= 8 else 20000)
-lo = min(1000, (hi + 1) // 2)
-rng, got = random.Random(seed), []
-while len(got) < count:  # tuning/shapes.py's general set, coprime sides only
-    r, c = rng.randint(lo, hi), rng.randint(lo, hi)
-    if math.gcd(r, c) == 1:
-        got.append((r, c))
-with open(path, "w") as f:
-    f.write(f"# coprime elem {elem} seed {seed}\n" + "".join(f"{r} {c}\n" for r, c in got))
-PY
+    python3 tuning/shapes.py coprime --count "$count" --seed $((seed + elem)) --elem "$elem" \
+        --max-side "${MAXDIM:-0}" > "$out/shapes_$elem.txt"
 done
 
 status=0
