@@ -29,10 +29,10 @@
  * in one of height + eps rows (delta + eps = w - 1): both windows are read
  * row by row (the cells of the unit's pairs only) into local memory, where
  * each column is stored from its first cell on (a window of height x w
- * elements, not (height + w) x w), the pairs swapped there, and each
- * window written back, row by row, to the same cells.  Only the owner of
- * a pair reads or writes its two cells: no other unit touches them, so
- * units need no order.
+ * elements, not (height + w) x w), and each window written back, row by
+ * row, to the same cells, each cell from its pair's other member.  Only
+ * the owner of a pair reads or writes its two cells: no other unit
+ * touches them, so units need no order.
  *
  * c2r_save_heads + c2r_walk_rows: the host lists pi's cycles in `table`:
  * per segment four uints (first index into the positions, length, the
@@ -101,6 +101,10 @@ typedef struct c2r_column_cells {
      * column jl's row 0 (modulo 2^32: only rows from delta or eps on are
      * stored, at r * w + own_at or + partner_at) */
     uint own_at, partner_at;
+    /* where the other member of own-window row 0's pair is stored (in the
+     * partner window) and that of partner-window row 0's (in the own
+     * window), less r * w for window row r (modulo 2^32 likewise) */
+    uint own_swap_at, partner_swap_at;
     int on;
 } c2r_column_cells;
 
@@ -200,6 +204,8 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                 c->partner_count = hc - c->fixed;
                 c->own_at = v * lanes - c->delta * w;
                 c->partner_at = v * lanes - c->eps * w;
+                c->own_swap_at = v * lanes + (hc - 1 + c->delta) * w;
+                c->partner_swap_at = v * lanes + (hc - 1 + c->eps) * w;
                 any |= c->on;
             }
             /* column jl of the strip (jl + v * lanes at v * lanes from it) */
@@ -209,29 +215,22 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                                  hc + max(last, wc - 1 - last), first, step, w, lanes, cols,
                                  div_rows);
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (uint h = first; any && h < hc; h += step) {
-                _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
-                    const c2r_column_cells *c = &cells[v];
-                    const uint jj = jl + v * lanes;
-                    if (c->on && h < hc - c->fixed) {
-                        const uint x = h * w + jj;
-                        const uint y = (hc - 1 - h) * w + jj;
-                        const elem_t e = own[x];
-                        own[x] = partner[y];
-                        partner[y] = e;
-                    }
-                }
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            /* the columns' pair cells back, row by row of each window: own
-             * row r holds pair r - delta, partner row r pair hc - 1 + eps
-             * - r (at local rows r - delta and r - eps) */
+            /* each window back, row by row, each cell taking its pair's
+             * other member: own row r holds pair h = r - delta (at own
+             * local row h), whose partner cell is at partner local row
+             * hc - 1 - h; partner row r (at partner local row L = r - eps)
+             * holds pair hc - 1 - L, whose own cell is at own local row
+             * hc - 1 - L.  So the swap happens in the write-back, with no
+             * pass over local memory and no barrier of its own (H200,
+             * fp32: the column pass 3.47 -> 3.31 copies' time,
+             * docs/performance.md).  A fixed point keeps its cell
+             * unwritten. */
             for (uint r = first; any && r < own_rows; r += step) {
                 __global elem_t *o = col + (c2r_index_t)c2r_mod(r_own + r, div_rows) * cols;
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
-                    if (c->on && r >= c->delta && r - c->delta < hc)
-                        o[v * lanes] = own[jl + r * w + c->own_at];
+                    if (c->on && r >= c->delta && r - c->delta < hc - c->fixed)
+                        o[v * lanes] = partner[jl + c->own_swap_at - r * w];
                 }
             }
             for (uint r = first; any && r < partner_rows; r += step) {
@@ -240,7 +239,7 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                     const c2r_column_cells *c = &cells[v];
                     if (c->on && r >= c->skip_partner &&
                         r - c->skip_partner < c->partner_count)
-                        p[v * lanes] = partner[jl + r * w + c->partner_at];
+                        p[v * lanes] = own[jl + c->partner_swap_at - r * w];
                 }
             }
             barrier(CLK_LOCAL_MEM_FENCE);
