@@ -53,7 +53,8 @@
  * offsets within a matrix in 32-bit arithmetic (fewer registers);
  * C2R_REFLECT_COLS, the columns of a strip each work-item of c2r_reflect
  * takes (1, 2 or 4, dividing C2R_LINE); C2R_STRIP_LINES, the 128-byte lines
- * of a strip (1, 2 or 4).
+ * of a strip (1, 2 or 4); C2R_ROW_CURSOR, 1 for the reflection's row
+ * offsets by addition (c2r_row_cursor; default 0).
  */
 #ifndef CLIPT_C2R_COLUMNS_H
 #define CLIPT_C2R_COLUMNS_H
@@ -108,6 +109,47 @@ typedef struct c2r_column_cells {
     int on;
 } c2r_column_cells;
 
+/* The offsets of matrix rows (start + r) mod M for r = first, first +
+ * step, ... (M = div_rows.w), C2R_ROW_AT(k, start, r).  With
+ * C2R_ROW_CURSOR, row first's from a division and each next one by an
+ * addition and at most one subtraction (c2r_row_next); without it, a
+ * division per row (and the cursor is dead code).  The host chooses
+ * (src/stage_c2r_split.c, clipt_c2r_row_cursor): on an H200 the cursor
+ * made the column pass 7 % faster for 2-byte elements and 6 % (fp32) and
+ * 19 % (fp64) slower, where fewer instructions came with loads that no
+ * longer issued ahead of the stores to local memory; on PoCL it made the
+ * plans faster for every size. */
+#ifndef C2R_ROW_CURSOR
+#define C2R_ROW_CURSOR 0
+#endif
+typedef struct c2r_row_cursor {
+    c2r_index_t at;     /* the current row's offset, in elements */
+    c2r_index_t stride; /* (step mod M) rows */
+    c2r_index_t back;   /* M rows less stride: at from here on wraps */
+} c2r_row_cursor;
+
+#if C2R_ROW_CURSOR
+#define C2R_ROW_AT(k, start, r) ((k).at)
+#else
+#define C2R_ROW_AT(k, start, r) ((c2r_index_t)c2r_mod((start) + (r), div_rows) * cols)
+#endif
+
+static inline c2r_row_cursor c2r_row_start(uint start, uint first, uint step, uint cols,
+                                           uint4 div_rows)
+{
+    c2r_row_cursor k;
+    k.at = (c2r_index_t)c2r_mod(start + first, div_rows) * cols;
+    k.stride = (c2r_index_t)c2r_mod(step, div_rows) * cols;
+    /* no overflow: at + stride < 2 M cols could pass 2^32 */
+    k.back = (c2r_index_t)div_rows.w * cols - k.stride;
+    return k;
+}
+
+static inline void c2r_row_next(c2r_row_cursor *k)
+{
+    k->at = k->at >= k->back ? k->at - k->back : k->at + k->stride;
+}
+
 /* Rows `first`, `first + step`, ... of the work-item's columns read into
  * two local windows, row r of a window from matrix row (start + r) mod M,
  * 2 x C2R_REFLECT_BATCH rows in flight: of each window only the rows
@@ -122,14 +164,14 @@ static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner
                                     uint partner_start, uint count, uint rows_max, uint first,
                                     uint step, uint w, uint lanes, uint cols, uint4 div_rows)
 {
+    c2r_row_cursor ko = c2r_row_start(own_start, first, step, cols, div_rows);
+    c2r_row_cursor kp = c2r_row_start(partner_start, first, step, cols, div_rows);
     for (uint r0 = first; r0 < rows_max; r0 += step * C2R_REFLECT_BATCH) {
         elem_t x[C2R_REFLECT_BATCH][C2R_VEC], y[C2R_REFLECT_BATCH][C2R_VEC];
         _Pragma("unroll") for (uint b = 0; b < C2R_REFLECT_BATCH; b++) {
             const uint r = r0 + b * step;
-            const __global elem_t *o =
-                col + (c2r_index_t)c2r_mod(own_start + r, div_rows) * cols;
-            const __global elem_t *p =
-                col + (c2r_index_t)c2r_mod(partner_start + r, div_rows) * cols;
+            const __global elem_t *o = col + C2R_ROW_AT(ko, own_start, r);
+            const __global elem_t *p = col + C2R_ROW_AT(kp, partner_start, r);
             _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                 const c2r_column_cells *c = &cells[v];
                 if (c->on && r >= c->delta && r - c->delta < count)
@@ -137,6 +179,8 @@ static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner
                 if (c->on && r >= c->skip_partner && r - c->skip_partner < c->partner_count)
                     y[b][v] = p[v * lanes];
             }
+            c2r_row_next(&ko);
+            c2r_row_next(&kp);
         }
         _Pragma("unroll") for (uint b = 0; b < C2R_REFLECT_BATCH; b++) {
             const uint r = r0 + b * step;
@@ -225,16 +269,18 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
              * fp32: the column pass 3.47 -> 3.31 copies' time,
              * docs/performance.md).  A fixed point keeps its cell
              * unwritten. */
-            for (uint r = first; any && r < own_rows; r += step) {
-                __global elem_t *o = col + (c2r_index_t)c2r_mod(r_own + r, div_rows) * cols;
+            c2r_row_cursor k = c2r_row_start(r_own, first, step, cols, div_rows);
+            for (uint r = first; any && r < own_rows; r += step, c2r_row_next(&k)) {
+                __global elem_t *o = col + C2R_ROW_AT(k, r_own, r);
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
                     if (c->on && r >= c->delta && r - c->delta < hc - c->fixed)
                         o[v * lanes] = partner[jl + c->own_swap_at - r * w];
                 }
             }
-            for (uint r = first; any && r < partner_rows; r += step) {
-                __global elem_t *p = col + (c2r_index_t)c2r_mod(r_partner + r, div_rows) * cols;
+            k = c2r_row_start(r_partner, first, step, cols, div_rows);
+            for (uint r = first; any && r < partner_rows; r += step, c2r_row_next(&k)) {
+                __global elem_t *p = col + C2R_ROW_AT(k, r_partner, r);
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
                     if (c->on && r >= c->skip_partner &&

@@ -78,6 +78,23 @@ unsigned clipt_c2r_reflect_batch(size_t elem, unsigned batch)
     return elem <= 4 && batch > 4 ? 4u : batch;
 }
 
+/* The reflection's row offsets by addition (C2R_ROW_CURSOR): for 2-byte
+ * elements on GPUs, for every size in the CPU kernels.  H200, forced
+ * split C2R on fresh coprime shapes (tuning/gpu_c2r_parts.sh, seed
+ * 2026120530), the column pass in copies' time with a division per row
+ * and with the cursor: 2-byte 4.61 and 4.29 (the plans 16.3 -> 17.2 % of
+ * copy), fp32 3.35 and 3.56, fp64 2.89 and 3.45.  For fp32 Nsight Compute
+ * counted a quarter fewer instructions with the cursor, but each window
+ * row's load then waited on the stores to local memory before it
+ * (tuning/gpu_c2r_ncu.sh); 1-byte elements were not measured there and
+ * keep the division.  On PoCL, where a division costs more and nothing
+ * overlaps loads, the cursor made the plans 1.14-1.41x faster for every
+ * size (docs/performance.md). */
+unsigned clipt_c2r_row_cursor(const clipt_tuning *t, size_t elem)
+{
+    return clipt_tuning_loops(t) || elem == 2;
+}
+
 static unsigned line_columns(size_t elem) { return 128 / elem > 1 ? (unsigned)(128 / elem) : 1; }
 
 /* The reflection's kernel and launch: work-groups a multiple of a

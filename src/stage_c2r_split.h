@@ -22,6 +22,10 @@ unsigned clipt_c2r_reflect_cols(size_t elem);
  * (C2R_STRIP_LINES). */
 unsigned clipt_c2r_strip_lines(size_t elem);
 
+/* 1 where the reflection takes its row offsets by addition
+ * (C2R_ROW_CURSOR) for elem-byte elements under tuning t, else 0. */
+unsigned clipt_c2r_row_cursor(const clipt_tuning *t, size_t elem);
+
 /* Builds st's three kernels (st->kernel saves the segments' heads) with
  * st->options, the walk's table (written at the plan's first run) and the
  * launches, for a column shuffle or unshuffle spec; the saved heads at

@@ -39,7 +39,7 @@ c2r_options() {
     echo "-DELEM_TYPE=$t -DC2R_BATCH=$batch -DC2R_WALK=$((e > 8 ? 16 : 32))" \
         "-DC2R_PACK=$((e < 4 ? 4 / e : 1)) -DC2R_REFLECT_COLS=$((e <= 2 ? 2 : 1))" \
         "-DC2R_REFLECT_BATCH=$((e <= 4 ? 4 : batch)) -DC2R_STRIP_LINES=$((e >= 16 ? 4 : 1))" \
-        "-DC2R_INDEX32=1"
+        "-DC2R_ROW_CURSOR=$((e == 2)) -DC2R_INDEX32=1"
 }
 gcc -O2 -o "$work/cl_ptx" tuning/cuda/cl_ptx.c -lOpenCL > "$out/build.log" 2>&1 ||
     { cat "$out/build.log"; exit 1; }
