@@ -77,12 +77,13 @@ for e in ${ELEMS:-4}; do
         for bld in ${BUILDS:-ocl cuda}; do
             run=(env)
             if [ "$bld" = ocl ]; then
-                [ -f "$work/ocl_$e.${OCL_MODULE:-cubin}" ] || continue
-                run+=(C2R_MODULE="$work/ocl_$e.${OCL_MODULE:-cubin}")
+                [ -f "$work/ocl_$e.cubin" ] || continue
+                run+=(C2R_MODULE="$work/ocl_$e.cubin")
             fi
             tag=${bld}_${e}_$s
+            # no profile of a pass that failed its check
             timeout 60 "${run[@]}" "$work/prof_$e" "$r" "$c" 20 > "$out/time_$tag.txt" 2>&1 ||
-                { echo "$tag: exit $?"; status=1; }
+                { echo "$tag: exit $?"; cat "$out/time_$tag.txt"; status=1; continue; }
             cat "$out/time_$tag.txt"
             for k in ${KERNELS:-reflect walk_rows}; do
                 rep="$work/rep_${tag}_$k"

@@ -323,16 +323,8 @@ int main(int argc, char **argv)
     CHECK(cudaMalloc(&copy_to, bytes));
     copy_bytes = bytes;
     CHECK(cudaMemcpy(buf, host.data(), bytes, cudaMemcpyHostToDevice));
-    if (!check(&p, buf, host)) {
-        if (!ptx.reflect || ptx.local_at == 0)
-            return 1;
-        /* the __local argument as an offset into dynamic shared memory */
-        ptx.local_at = 0;
-        printf("__local argument 0 instead\n");
-        CHECK(cudaMemcpy(buf, host.data(), bytes, cudaMemcpyHostToDevice));
-        if (!check(&p, buf, host))
-            return 1;
-    }
+    if (!check(&p, buf, host))
+        return 1;
     const float copy = median_ms(run_copy, &p, buf, iters);
     const float reflect = median_ms(run_reflect, &p, buf, iters);
     const float save = median_ms(run_save, &p, buf, iters);
