@@ -110,7 +110,7 @@ typedef struct c2r_column_cells {
 } c2r_column_cells;
 
 /* The offsets of matrix rows (start + r) mod M for r = first, first +
- * step, ... (M = div_rows.w), C2R_ROW_AT(k, start, r).  With
+ * step, ... (M = div_rows.w), c2r_row_at.  With
  * C2R_ROW_CURSOR, row first's from a division and each next one by an
  * addition and at most one subtraction (c2r_row_next); without it, a
  * division per row (and the cursor is dead code).  The host chooses
@@ -128,12 +128,6 @@ typedef struct c2r_row_cursor {
     c2r_index_t back;   /* M rows less stride: at from here on wraps */
 } c2r_row_cursor;
 
-#if C2R_ROW_CURSOR
-#define C2R_ROW_AT(k, start, r) ((k).at)
-#else
-#define C2R_ROW_AT(k, start, r) ((c2r_index_t)c2r_mod((start) + (r), div_rows) * cols)
-#endif
-
 static inline c2r_row_cursor c2r_row_start(uint start, uint first, uint step, uint cols,
                                            uint4 div_rows)
 {
@@ -148,6 +142,19 @@ static inline c2r_row_cursor c2r_row_start(uint start, uint first, uint step, ui
 static inline void c2r_row_next(c2r_row_cursor *k)
 {
     k->at = k->at >= k->back ? k->at - k->back : k->at + k->stride;
+}
+
+/* The offset of row (start + r) mod M: the cursor's, or a division. */
+static inline c2r_index_t c2r_row_at(const c2r_row_cursor *k, uint start, uint r, uint cols,
+                                     uint4 div_rows)
+{
+#if C2R_ROW_CURSOR
+    (void)start, (void)r, (void)cols, (void)div_rows;
+    return k->at;
+#else
+    (void)k;
+    return (c2r_index_t)c2r_mod(start + r, div_rows) * cols;
+#endif
 }
 
 /* Rows `first`, `first + step`, ... of the work-item's columns read into
@@ -170,8 +177,8 @@ static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner
         elem_t x[C2R_REFLECT_BATCH][C2R_VEC], y[C2R_REFLECT_BATCH][C2R_VEC];
         _Pragma("unroll") for (uint b = 0; b < C2R_REFLECT_BATCH; b++) {
             const uint r = r0 + b * step;
-            const __global elem_t *o = col + C2R_ROW_AT(ko, own_start, r);
-            const __global elem_t *p = col + C2R_ROW_AT(kp, partner_start, r);
+            const __global elem_t *o = col + c2r_row_at(&ko, own_start, r, cols, div_rows);
+            const __global elem_t *p = col + c2r_row_at(&kp, partner_start, r, cols, div_rows);
             _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                 const c2r_column_cells *c = &cells[v];
                 if (c->on && r >= c->delta && r - c->delta < count)
@@ -271,7 +278,7 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
              * unwritten. */
             c2r_row_cursor k = c2r_row_start(r_own, first, step, cols, div_rows);
             for (uint r = first; any && r < own_rows; r += step, c2r_row_next(&k)) {
-                __global elem_t *o = col + C2R_ROW_AT(k, r_own, r);
+                __global elem_t *o = col + c2r_row_at(&k, r_own, r, cols, div_rows);
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
                     if (c->on && r >= c->delta && r - c->delta < hc - c->fixed)
@@ -280,7 +287,7 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
             }
             k = c2r_row_start(r_partner, first, step, cols, div_rows);
             for (uint r = first; any && r < partner_rows; r += step, c2r_row_next(&k)) {
-                __global elem_t *p = col + C2R_ROW_AT(k, r_partner, r);
+                __global elem_t *p = col + c2r_row_at(&k, r_partner, r, cols, div_rows);
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
                     if (c->on && r >= c->skip_partner &&
