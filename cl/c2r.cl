@@ -72,7 +72,8 @@
  *               each row's body as 32-bit words (the few elements before
  *               its first aligned word and after its last move alone);
  *               needs little-endian words (__ENDIAN_LITTLE__, every GPU);
- *   C2R_WALK    rows of a cycle segment at most (c2r_columns.h).
+ *   C2R_WALK    rows of a cycle segment at most (c2r_columns.h, with
+ *               the split column pass's other options).
  */
 #include "clipt_kernel.h"
 

@@ -53,8 +53,11 @@
  * offsets within a matrix in 32-bit arithmetic (fewer registers);
  * C2R_REFLECT_COLS, the columns of a strip each work-item of c2r_reflect
  * takes (1, 2 or 4, dividing C2R_LINE); C2R_STRIP_LINES, the 128-byte lines
- * of a strip (1, 2 or 4); C2R_ROW_CURSOR, 1 for the reflection's row
- * offsets by addition (c2r_row_cursor; default 0).
+ * of a strip (1, 2 or 4); C2R_ROW_CURSOR, where the reflection takes its
+ * row offsets by addition (c2r_row_cursor: 1 the windows' loads, 2 the
+ * write-back, 3 both; default 0); C2R_WALK_SHARED, 1 for the walk's row
+ * offsets through local memory, 0 from the table in each row's branch
+ * (default 1).
  */
 #ifndef CLIPT_C2R_COLUMNS_H
 #define CLIPT_C2R_COLUMNS_H
@@ -110,10 +113,11 @@ typedef struct c2r_column_cells {
 } c2r_column_cells;
 
 /* The offsets of matrix rows (start + r) mod M for r = first, first +
- * step, ... (M = div_rows.w), c2r_row_at.  With
- * C2R_ROW_CURSOR, row first's from a division and each next one by an
- * addition and at most one subtraction (c2r_row_next); without it, a
- * division per row (and the cursor is dead code).  The host chooses
+ * step, ... (M = div_rows.w), c2r_row_at.  By a cursor (where
+ * C2R_ROW_CURSOR has the loop's bit, C2R_CURSOR_LOADS or
+ * C2R_CURSOR_WRITES), row first's from a division and each next one by an
+ * addition and at most one subtraction (c2r_row_next); else a division
+ * per row (and the cursor is dead code).  The host chooses
  * (src/stage_c2r_split.c, clipt_c2r_row_cursor): on an H200 the cursor
  * made the column pass 7 % faster for 2-byte elements and 6 % (fp32) and
  * 19 % (fp64) slower, where fewer instructions came with loads that no
@@ -122,6 +126,8 @@ typedef struct c2r_column_cells {
 #ifndef C2R_ROW_CURSOR
 #define C2R_ROW_CURSOR 0
 #endif
+#define C2R_CURSOR_LOADS 1u
+#define C2R_CURSOR_WRITES 2u
 typedef struct c2r_row_cursor {
     c2r_index_t at;     /* the current row's offset, in elements */
     c2r_index_t stride; /* (step mod M) rows */
@@ -144,17 +150,13 @@ static inline void c2r_row_next(c2r_row_cursor *k)
     k->at = k->at >= k->back ? k->at - k->back : k->at + k->stride;
 }
 
-/* The offset of row (start + r) mod M: the cursor's, or a division. */
-static inline c2r_index_t c2r_row_at(const c2r_row_cursor *k, uint start, uint r, uint cols,
-                                     uint4 div_rows)
+/* The offset of row (start + r) mod M: the cursor's where C2R_ROW_CURSOR
+ * has `loop` (a constant), or a division. */
+static inline c2r_index_t c2r_row_at(const c2r_row_cursor *k, uint loop, uint start, uint r,
+                                     uint cols, uint4 div_rows)
 {
-#if C2R_ROW_CURSOR
-    (void)start, (void)r, (void)cols, (void)div_rows;
-    return k->at;
-#else
-    (void)k;
-    return (c2r_index_t)c2r_mod(start + r, div_rows) * cols;
-#endif
+    return (C2R_ROW_CURSOR & loop) ? k->at
+                                   : (c2r_index_t)c2r_mod(start + r, div_rows) * cols;
 }
 
 /* Rows `first`, `first + step`, ... of the work-item's columns read into
@@ -177,8 +179,10 @@ static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner
         elem_t x[C2R_REFLECT_BATCH][C2R_VEC], y[C2R_REFLECT_BATCH][C2R_VEC];
         _Pragma("unroll") for (uint b = 0; b < C2R_REFLECT_BATCH; b++) {
             const uint r = r0 + b * step;
-            const __global elem_t *o = col + c2r_row_at(&ko, own_start, r, cols, div_rows);
-            const __global elem_t *p = col + c2r_row_at(&kp, partner_start, r, cols, div_rows);
+            const __global elem_t *o =
+                col + c2r_row_at(&ko, C2R_CURSOR_LOADS, own_start, r, cols, div_rows);
+            const __global elem_t *p =
+                col + c2r_row_at(&kp, C2R_CURSOR_LOADS, partner_start, r, cols, div_rows);
             _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                 const c2r_column_cells *c = &cells[v];
                 if (c->on && r >= c->delta && r - c->delta < count)
@@ -278,7 +282,8 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
              * unwritten. */
             c2r_row_cursor k = c2r_row_start(r_own, first, step, cols, div_rows);
             for (uint r = first; any && r < own_rows; r += step, c2r_row_next(&k)) {
-                __global elem_t *o = col + c2r_row_at(&k, r_own, r, cols, div_rows);
+                __global elem_t *o =
+                    col + c2r_row_at(&k, C2R_CURSOR_WRITES, r_own, r, cols, div_rows);
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
                     if (c->on && r >= c->delta && r - c->delta < hc - c->fixed)
@@ -287,7 +292,8 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
             }
             k = c2r_row_start(r_partner, first, step, cols, div_rows);
             for (uint r = first; any && r < partner_rows; r += step, c2r_row_next(&k)) {
-                __global elem_t *p = col + c2r_row_at(&k, r_partner, r, cols, div_rows);
+                __global elem_t *p =
+                    col + c2r_row_at(&k, C2R_CURSOR_WRITES, r_partner, r, cols, div_rows);
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
                     if (c->on && r >= c->skip_partner &&
@@ -328,34 +334,62 @@ C2R_WALK_KERNEL(c2r_save_heads)
 
 /* Every row of a segment takes the next one's content (element k per
  * work-item; a unit is a segment and lsz consecutive elements of its
- * rows). */
+ * rows).  With C2R_WALK_SHARED (the GPU kernels) the segment's row
+ * offsets come from the table once per work-group, into local memory,
+ * before any row's load: read from the table in each row's branch, each
+ * row's load waited for its entry and the stores read the table again
+ * (H200, Nsight Compute: a third of the walk's stalls); kept in each
+ * work-item's registers, they took 113 registers for 32 rows (25 %
+ * occupancy).  H200, c2r_save_heads + c2r_walk_rows in copies' time on
+ * 2801 x 10007 and 4440 x 5863 (tuning/gpu_c2r_ncu.sh): fp32 1.56 and
+ * 1.72 from the table, 1.51 and 1.58 shared, with 24 rows; fp64 1.36 and
+ * 1.46, 1.34 and 1.36.  The CPU kernels read the table (the barriers cost
+ * more there, src/stage_c2r_split.c). */
+#ifndef C2R_WALK_SHARED
+#define C2R_WALK_SHARED 1
+#endif
 C2R_WALK_KERNEL(c2r_walk_rows)
 {
-    const uint lsz = (uint)get_local_size(0);
+    const uint lsz = (uint)get_local_size(0), lid = (uint)get_local_id(0);
     const uint chunks = (cols - 1) / lsz + 1;
     const ulong units = instances * segments * chunks;
+#if C2R_WALK_SHARED
+    CLIPT_GROUP_ARRAY(c2r_index_t, at, C2R_WALK);
+#endif
     for (ulong unit = clipt_group_id(); unit < units; unit += get_num_groups(0)) {
         const ulong rest = unit / chunks;
-        const uint k = (uint)(unit - rest * chunks) * lsz + (uint)get_local_id(0);
+        const uint k = (uint)(unit - rest * chunks) * lsz + lid;
         const ulong inst = rest / segments;
         const uint s = (uint)(rest - inst * segments);
         const __global uint *pos = table + 4 * (ulong)segments + table[4 * s];
         const uint len = table[4 * s + 1], tail = table[4 * s + 3];
         __global elem_t *base = buf + offset + inst * rows * (ulong)cols + k;
-        elem_t v[C2R_WALK];
-        if (k >= cols)
-            continue;
-        const __global elem_t *next = tail == C2R_NO_SLOT
-                                          ? base + (ulong)pos[0] * cols
-                                          : saved + (inst * slots + tail) * (ulong)cols + k;
-        _Pragma("unroll") for (uint t = 0; t < C2R_WALK; t++) {
-            if (t < len)
-                v[t] = t + 1 < len ? base[(c2r_index_t)pos[t + 1] * cols] : *next;
+#if C2R_WALK_SHARED
+        for (uint t = lid; t < len; t += lsz)
+            at[t] = (c2r_index_t)pos[t] * cols;
+        barrier(CLK_LOCAL_MEM_FENCE);
+#define C2R_WALK_AT(t) at[t]
+#else
+#define C2R_WALK_AT(t) ((c2r_index_t)pos[t] * cols)
+#endif
+        if (k < cols) { /* every work-item at the barriers */
+            elem_t v[C2R_WALK];
+            const __global elem_t *next = tail == C2R_NO_SLOT
+                                              ? base + C2R_WALK_AT(0)
+                                              : saved + (inst * slots + tail) * (ulong)cols + k;
+            _Pragma("unroll") for (uint t = 0; t < C2R_WALK; t++) {
+                if (t < len)
+                    v[t] = t + 1 < len ? base[C2R_WALK_AT(min(t + 1, C2R_WALK - 1u))] : *next;
+            }
+            _Pragma("unroll") for (uint t = 0; t < C2R_WALK; t++) {
+                if (t < len)
+                    base[C2R_WALK_AT(t)] = v[t];
+            }
         }
-        _Pragma("unroll") for (uint t = 0; t < C2R_WALK; t++) {
-            if (t < len)
-                base[(c2r_index_t)pos[t] * cols] = v[t];
-        }
+#undef C2R_WALK_AT
+#if C2R_WALK_SHARED
+        barrier(CLK_LOCAL_MEM_FENCE); /* at[] read by all before the next unit's */
+#endif
     }
 }
 

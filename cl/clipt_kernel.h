@@ -25,6 +25,12 @@
 
 typedef ELEM_TYPE elem_t;
 
+/* An array of n `type`s in local memory, one for the work-group, declared
+ * in a kernel's body (tuning/cuda/cl_compat.cuh makes it __shared__). */
+#ifndef CLIPT_GROUP_ARRAY
+#define CLIPT_GROUP_ARRAY(type, name, n) __local type name[n]
+#endif
+
 #ifndef SPLIT
 #define SPLIT 0
 #endif

@@ -324,11 +324,12 @@ static clipt_status prepare(clipt_context c, size_t elem, const clipt_tuning *t,
     snprintf(st->options, sizeof st->options,
              "-DELEM_TYPE=%s -DC2R_BATCH=%u -DC2R_WALK=%u -DC2R_PACK=%u "
              "-DC2R_REFLECT_COLS=%u -DC2R_REFLECT_BATCH=%u -DC2R_STRIP_LINES=%u "
-             "-DC2R_ROW_CURSOR=%u -DC2R_INDEX32=%d%s",
-             clipt_elem_type_name(elem), batch, clipt_c2r_walk_rows(elem),
+             "-DC2R_ROW_CURSOR=%u -DC2R_WALK_SHARED=%u -DC2R_INDEX32=%d%s",
+             clipt_elem_type_name(elem), batch, clipt_c2r_walk_rows(t, elem),
              c2r_pack(elem), clipt_c2r_reflect_cols(elem),
              clipt_c2r_reflect_batch(elem, batch), clipt_c2r_strip_lines(elem),
-             clipt_c2r_row_cursor(t, elem), clipt_small_index(c, sp->a * sp->b),
+             clipt_c2r_row_cursor(t, elem), clipt_c2r_walk_shared(t),
+             clipt_small_index(c, sp->a * sp->b),
              is_inverse(sp) ? " -DC2R_INVERSE=1" : "");
     status = make_variant(c, elem, t, batch, st, &wg);
     if (status != CLIPT_SUCCESS || st->f.c2r.variant == COLUMNS_SPLIT)

@@ -54,14 +54,29 @@ unsigned clipt_c2r_strip_lines(size_t elem)
 }
 
 /* Rows of a walk segment (C2R_WALK): loads each work-item keeps in
- * flight, in registers (H100, 16 fp32 shapes: the split column pass at
- * 3.40 copies' time with 8, 3.05 with 16, 2.95 with 32); 16 of 16 bytes.
- * CLIPT_C2R_WALK_ROWS (1..32) replaces it, a knob for measurements. */
-unsigned clipt_c2r_walk_rows(size_t elem)
+ * flight, in registers.  H100, 16 fp32 shapes, the walk with its offsets
+ * from the table: the split column pass at 3.40 copies' time with 8, 3.05
+ * with 16, 2.95 with 32; 16 of 16 bytes.  With the offsets in local memory
+ * (C2R_WALK_SHARED, the GPU kernels), H200, forced split C2R on fresh
+ * coprime shapes (tuning/gpu_c2r_parts.sh, seed 2026120620), the column
+ * pass with 32, 24 and 16 rows: fp32 3.38, 3.35, 3.42; fp64 2.89, 2.88,
+ * 2.89; 2-byte 4.18, 4.40, 4.10; 1-byte 7.59, 7.81, 7.48.  The CPU
+ * kernels keep 32 (16 of 16 bytes).  CLIPT_C2R_WALK_ROWS (1..32) replaces
+ * it, a knob for measurements. */
+unsigned clipt_c2r_walk_rows(const clipt_tuning *t, size_t elem)
 {
-    const unsigned n = knob("CLIPT_C2R_WALK_ROWS", elem > 8 ? 16u : 32u);
+    const unsigned gpu = elem == 4 || elem == 8 ? 24u : 16u;
+    const unsigned n = knob("CLIPT_C2R_WALK_ROWS",
+                            clipt_tuning_loops(t) ? (elem > 8 ? 16u : 32u) : gpu);
     return n <= 32 ? n : 32u;
 }
+
+/* The walk's row offsets through local memory, once per work-group
+ * (C2R_WALK_SHARED, cl/c2r_columns.h), in the GPU kernels: H200, the walk
+ * 2-8 % faster in fp32 and fp64 (tuning/gpu_c2r_ncu.sh).  On PoCL the
+ * barriers it needs made the column pass 1.7-3.5x slower (fp32, fp64),
+ * so the CPU kernels read the table in each row's branch. */
+unsigned clipt_c2r_walk_shared(const clipt_tuning *t) { return !clipt_tuning_loops(t); }
 
 /* Rows of each window a work-item of the reflection loads before storing
  * them to local memory (C2R_REFLECT_BATCH): 4 for elements of up to 4
@@ -78,21 +93,27 @@ unsigned clipt_c2r_reflect_batch(size_t elem, unsigned batch)
     return elem <= 4 && batch > 4 ? 4u : batch;
 }
 
-/* The reflection's row offsets by addition (C2R_ROW_CURSOR): for 2-byte
- * elements on GPUs, for every size in the CPU kernels.  H200, forced
- * split C2R on fresh coprime shapes (tuning/gpu_c2r_parts.sh, seed
+/* The reflection's row offsets by addition (C2R_ROW_CURSOR): in both
+ * loops for 2-byte elements on GPUs and for every size in the CPU
+ * kernels, in the write-back alone for 1-byte elements on GPUs.  H200,
+ * forced split C2R on fresh coprime shapes (tuning/gpu_c2r_parts.sh, seed
  * 2026120530), the column pass in copies' time with a division per row
  * and with the cursor: 2-byte 4.61 and 4.29 (the plans 16.3 -> 17.2 % of
  * copy), fp32 3.35 and 3.56, fp64 2.89 and 3.45.  For fp32 Nsight Compute
  * counted a quarter fewer instructions with the cursor, but each window
  * row's load then waited on the stores to local memory before it
- * (tuning/gpu_c2r_ncu.sh); 1-byte elements were not measured there and
- * keep the division.  On PoCL, where a division costs more and nothing
- * overlaps loads, the cursor made the plans 1.14-1.41x faster for every
- * size (docs/performance.md). */
+ * (tuning/gpu_c2r_ncu.sh).  The cursor in the write-back alone (whose
+ * stores wait on nothing but local memory), seeds 2026120610 and
+ * 2026120620: 1-byte 6.45 and 7.14, where the division took 6.80-6.97
+ * and 7.54-7.81; fp32 3.33 and 3.37 against 3.33-3.39; fp64 3.15 and 3.09
+ * against 2.88-2.94; 2-byte the same as in both loops.  On PoCL, where a
+ * division costs more and nothing overlaps loads, the cursor made the
+ * plans 1.14-1.41x faster for every size (docs/performance.md). */
 unsigned clipt_c2r_row_cursor(const clipt_tuning *t, size_t elem)
 {
-    return clipt_tuning_loops(t) || elem == 2;
+    if (clipt_tuning_loops(t) || elem == 2)
+        return 3u;
+    return elem == 1 ? 2u : 0u;
 }
 
 static unsigned line_columns(size_t elem) { return 128 / elem > 1 ? (unsigned)(128 / elem) : 1; }
@@ -143,13 +164,14 @@ static clipt_status split_walk(clipt_context c, size_t elem, const clipt_tuning 
     size_t limit = 0, save_limit = 0, own_local = 0, lsz;
     clipt_c2r_walk walk;
     clipt_status status =
-        clipt_c2r_walk_make(sp->a, sp->b, is_inverse(sp), clipt_c2r_walk_rows(elem), &walk);
+        clipt_c2r_walk_make(sp->a, sp->b, is_inverse(sp), clipt_c2r_walk_rows(t, elem), &walk);
     if (status != CLIPT_SUCCESS)
         return status;
     g->host = walk.table;
     g->host_bytes = walk.bytes;
     g->segments = walk.segments;
     g->slots = walk.slots;
+    g->walk_rows = clipt_c2r_walk_rows(t, elem);
     st->scratch_bytes = (size_t)(sp->instances * walk.slots * sp->b * elem);
     st->aux_bytes = walk.bytes;
     if (walk.segments > UINT32_MAX || walk.slots > UINT32_MAX ||
@@ -270,5 +292,5 @@ int clipt_c2r_split_describe(const clipt_stage *st, char *buf, size_t len)
     const clipt_c2r_state *f = &st->f.c2r;
     return snprintf(buf, len, "; split: columns reflected in strips of %u, %u pairs at a time, "
                     "and rows walked along %zu cycle segments of <= %u (%zu rows saved)",
-                    f->width, f->height, f->segments, clipt_c2r_walk_rows(st->elem), f->slots);
+                    f->width, f->height, f->segments, f->walk_rows, f->slots);
 }

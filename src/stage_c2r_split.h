@@ -7,8 +7,13 @@
 
 #include "stage_kernel.h"
 
-/* Rows of a walk segment for elem-byte elements (the kernels' C2R_WALK). */
-unsigned clipt_c2r_walk_rows(size_t elem);
+/* Rows of a walk segment for elem-byte elements under tuning t (the
+ * kernels' C2R_WALK). */
+unsigned clipt_c2r_walk_rows(const clipt_tuning *t, size_t elem);
+
+/* 1 where the walk shares its row offsets through local memory
+ * (C2R_WALK_SHARED) under tuning t, else 0. */
+unsigned clipt_c2r_walk_shared(const clipt_tuning *t);
 
 /* Rows of each window a work-item of the reflection loads at a time for
  * elem-byte elements (C2R_REFLECT_BATCH), given the C2R passes' batch. */
@@ -22,8 +27,9 @@ unsigned clipt_c2r_reflect_cols(size_t elem);
  * (C2R_STRIP_LINES). */
 unsigned clipt_c2r_strip_lines(size_t elem);
 
-/* 1 where the reflection takes its row offsets by addition
- * (C2R_ROW_CURSOR) for elem-byte elements under tuning t, else 0. */
+/* Where the reflection takes its row offsets by addition
+ * (C2R_ROW_CURSOR: 1 in the windows' loads, 2 in the write-back, 3 both,
+ * 0 nowhere) for elem-byte elements under tuning t. */
 unsigned clipt_c2r_row_cursor(const clipt_tuning *t, size_t elem);
 
 /* Builds st's three kernels (st->kernel saves the segments' heads) with

@@ -160,6 +160,7 @@ typedef struct clipt_c2r_state {        /* stage_c2r.c */
     cl_kernel reflect, walk;
     size_t reflect_global, reflect_local, save_global;
     unsigned height;                    /* pairs of a reflected strip    */
+    unsigned walk_rows;                 /* rows of a walk segment at most */
     cl_mem table;                       /* the walk's segments (pooled)  */
     void *host;                         /* the table, until written      */
     size_t host_bytes, segments, slots;

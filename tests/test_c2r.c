@@ -393,15 +393,19 @@ static void test_split(void **state)
 /* The split form's build options: the reflection loads 4 rows of each
  * window at a time for elements of up to 4 bytes (C2R_REFLECT_BATCH; the
  * batch otherwise, 1 in the CPU style), takes its row offsets by addition
- * for 2-byte elements (every size in the CPU style: C2R_ROW_CURSOR), and
- * the offsets are 32-bit (C2R_INDEX32=1) unless the context indexes with
+ * in both loops for 2-byte elements and in the write-back for 1-byte ones
+ * (both for every size in the CPU style: C2R_ROW_CURSOR); the walk takes
+ * segments of 24 rows for 4- and 8-byte elements, else 16, with its
+ * offsets in local memory (32 and 16 rows, from the table, in the CPU
+ * style: C2R_WALK, C2R_WALK_SHARED); the offsets are 32-bit (C2R_INDEX32=1) unless the context indexes with
  * 64 bits, as for 2^32 elements and more: there, every element size of a
  * few shapes both ways, bit-exact. */
 static void test_split_options(void **state)
 {
     static const c2r_shape some[] = {{97, 101}, {1000, 3}, {131, 257}, {60, 84}};
     static const int reflect_batch[] = {4, 4, 4, 8, 4};
-    static const int row_cursor[] = {0, 1, 0, 0, 0};
+    static const int row_cursor[] = {2, 3, 0, 0, 0};
+    static const int walk_rows[] = {16, 16, 24, 24, 16};
     test_env wide = *TEST_ENV(state);
     setenv("CLIPT_C2R_COLUMNS", "split", 1);
     forced_style = 1;
@@ -411,12 +415,19 @@ static void test_split_options(void **state)
                          reflect_batch[e]);
         assert_int_equal(stage_option(wide.ctx, 97, 101, elem_sizes[e], 1, "C2R_ROW_CURSOR"),
                          row_cursor[e]);
+        assert_int_equal(stage_option(wide.ctx, 97, 101, elem_sizes[e], 1, "C2R_WALK"),
+                         walk_rows[e]);
+        assert_int_equal(stage_option(wide.ctx, 97, 101, elem_sizes[e], 1, "C2R_WALK_SHARED"), 1);
     }
     assert_int_equal(stage_option(wide.ctx, 97, 101, 4, 1, "C2R_INDEX32"), 1);
     forced_style = 2;
     assert_int_equal(stage_option(wide.ctx, 97, 101, 4, 1, "C2R_REFLECT_BATCH"), 1);
-    for (size_t e = 0; e < COUNT(elem_sizes); e++)
-        assert_int_equal(stage_option(wide.ctx, 97, 101, elem_sizes[e], 1, "C2R_ROW_CURSOR"), 1);
+    for (size_t e = 0; e < COUNT(elem_sizes); e++) {
+        assert_int_equal(stage_option(wide.ctx, 97, 101, elem_sizes[e], 1, "C2R_ROW_CURSOR"), 3);
+        assert_int_equal(stage_option(wide.ctx, 97, 101, elem_sizes[e], 1, "C2R_WALK"),
+                         elem_sizes[e] > 8 ? 16 : 32);
+        assert_int_equal(stage_option(wide.ctx, 97, 101, elem_sizes[e], 1, "C2R_WALK_SHARED"), 0);
+    }
     forced_style = 1;
     assert_status(clipt_context_create(wide.cl.context, wide.cl.device, &wide.ctx),
                   CLIPT_SUCCESS);

@@ -14,6 +14,9 @@
 #   ELEMS   element sizes (default "4")
 #   KERNELS (default "reflect walk_rows")
 #   BUILDS  (default "ocl cuda")
+#   DEFINES "NAME=VALUE,..." build options replacing the host's (a variant
+#           of the kernels to time)
+#   PROFILE 0: only the check and the times, no ncu (default 1)
 # Writes $OUT (default /tmp/clipt-c2r-ncu): build_E.log and ptxas_E.log
 # (registers per kernel), ocl_E.ptx, time_B_E_SHAPE.txt, and per kernel
 # details_B_E_SHAPE_K.txt (the sections), source_B_E_SHAPE_K.csv (per line
@@ -36,10 +39,19 @@ shapes=${SHAPES:-2801x10007 4440x5863}
 c2r_options() {
     local e=$1 t batch=8
     case $e in 1) t=uchar ;; 2) t=ushort ;; 4) t=uint ;; 8) t=ulong ;; *) t=uint4 batch=4 ;; esac
-    echo "-DELEM_TYPE=$t -DC2R_BATCH=$batch -DC2R_WALK=$((e > 8 ? 16 : 32))" \
+    echo "-DELEM_TYPE=$t -DC2R_BATCH=$batch -DC2R_WALK=$((e == 4 || e == 8 ? 24 : 16))" \
         "-DC2R_PACK=$((e < 4 ? 4 / e : 1)) -DC2R_REFLECT_COLS=$((e <= 2 ? 2 : 1))" \
         "-DC2R_REFLECT_BATCH=$((e <= 4 ? 4 : batch)) -DC2R_STRIP_LINES=$((e >= 16 ? 4 : 1))" \
-        "-DC2R_ROW_CURSOR=$((e == 2)) -DC2R_INDEX32=1"
+        "-DC2R_ROW_CURSOR=$((e == 2 ? 3 : e == 1 ? 2 : 0)) -DC2R_WALK_SHARED=1 -DC2R_INDEX32=1"
+}
+# $1's options with DEFINES in place of the host's of the same names
+with_defines() {
+    local opts=" $1 " d
+    IFS=, read -r -a defs <<< "${DEFINES:-}"
+    for d in "${defs[@]}"; do
+        opts=$(echo "$opts" | sed "s/ -D${d%%=*}=[^ ]*//")" -D$d"
+    done
+    echo $opts
 }
 gcc -O2 -o "$work/cl_ptx" tuning/cuda/cl_ptx.c -lOpenCL > "$out/build.log" 2>&1 ||
     { cat "$out/build.log"; exit 1; }
@@ -54,7 +66,7 @@ for e in ${ELEMS:-4}; do
     # envreg6 (the number of groups) by %nctaid.x; then through ptxas
     # (c2r_reflect: 40 registers, where the PTX as NVIDIA's OpenCL gives
     # it takes 48 in ptxas)
-    { "$work/cl_ptx" cl/c2r.cl "-cl-std=CL1.2 $(c2r_options "$e") -I $PWD/cl" "$out/ocl_$e.ptx" &&
+    { "$work/cl_ptx" cl/c2r.cl "-cl-std=CL1.2 $(with_defines "$(c2r_options "$e")") -I $PWD/cl" "$out/ocl_$e.ptx" &&
           tr -d '\000' < "$out/ocl_$e.ptx" |
           sed -e 's/^\.target sm_90, texmode_independent$/.target sm_90/' \
               -e 's/^\.entry /.visible .entry /' \
@@ -68,7 +80,7 @@ for e in ${ELEMS:-4}; do
           "${nvcc%/*}/cuobjdump" -sass "$work/ocl_$e.cubin" > "$out/ocl_$e.sass" 2>&1; } ||
         status=1
     "$nvcc" -O3 -arch=sm_90 -lineinfo -DCL_TARGET_OPENCL_VERSION=120 \
-        $(c2r_options "$e") \
+        $(with_defines "$(c2r_options "$e")") \
         -I"$work/cl" -Isrc -Iinclude -Ituning/cuda -Xptxas -v -o "$work/prof_$e" \
         tuning/cuda/c2r_prof.cu src/c2r_walk.c src/modular.c -lcuda > "$out/build_$e.log" 2>&1 ||
         { tail -20 "$out/build_$e.log"; status=1; continue; }
@@ -85,6 +97,7 @@ for e in ${ELEMS:-4}; do
             timeout 60 "${run[@]}" "$work/prof_$e" "$r" "$c" 20 > "$out/time_$tag.txt" 2>&1 ||
                 { echo "$tag: exit $?"; cat "$out/time_$tag.txt"; status=1; continue; }
             cat "$out/time_$tag.txt"
+            [ "${PROFILE:-1}" = 0 ] && continue
             for k in ${KERNELS:-reflect walk_rows}; do
                 rep="$work/rep_${tag}_$k"
                 timeout 150 "${run[@]}" "$ncu" --clock-control none -k "regex:_$k\$" \

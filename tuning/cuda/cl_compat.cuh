@@ -32,6 +32,7 @@ typedef unsigned long ulong; /* 64 bits on the Linux hosts nvcc builds for */
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define barrier(flags) __syncthreads()
+#define CLIPT_GROUP_ARRAY(type, name, n) __shared__ type name[n]
 #define mul_hi(a, b) __umulhi((a), (b))
 #ifndef __ENDIAN_LITTLE__
 #define __ENDIAN_LITTLE__ 1
