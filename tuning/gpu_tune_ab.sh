@@ -17,26 +17,36 @@
 # sources of DIR first (CLIPT_KERNEL_PATH): kernel variants (a copy of
 # cl/ with one build option's default changed) side by side;
 # kernels=DIR,TUNE adds `--tune TUNE` to them.
+# ROUNDS=N (default 1) runs the entries N times over, interleaved (entry
+# 0, 1, ..., then again), with no extra run of the first, and compares
+# per-shape medians over the rounds: for a noisy device such as a small
+# CPU, where one run of an entry against the same entry again differs by
+# 0.85-1.5x.  MAXDIM caps the general sides and SKINNY_MAXDIM the skinny long side
+# (tuning/shapes.py --max-side; for a CPU device, e.g. 3000 and 1000000);
+# CLIPT_BIN runs a clipt already built instead of building one.
 # Usage: [SEED=S] [COUNT=N] [SETS="g4:4 g8:8 s4:4 g8:8:none"] TUNES="- align_bytes=128" \
 #        OUT=dir bash tuning/gpu_tune_ab.sh
 set -u
 o=${OUT:-/tmp}/tune_ab; mkdir -p $o
-cmake -S . -B build-gpu -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release > $o/cmake.log 2>&1 && cmake --build build-gpu -j16 --target clipt_cli > $o/build.log 2>&1 || { tail -20 $o/build.log; exit 1; }
+[ -n "${CLIPT_BIN:-}" ] || { cmake -S . -B build-gpu -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release > $o/cmake.log 2>&1 && cmake --build build-gpu -j16 --target clipt_cli > $o/build.log 2>&1 || { tail -20 $o/build.log; exit 1; }; }
 export CLIPT_PLATFORM=${CLIPT_PLATFORM:-NVIDIA}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > $o/gpu.txt 2>/dev/null
-b=build-gpu/src/cli/clipt
+b=${CLIPT_BIN:-build-gpu/src/cli/clipt}
 seed=${SEED:-2026112900}
 read -r -a tunes <<< "${TUNES:--}"
-tunes+=("${tunes[0]}")
+rounds=${ROUNDS:-1}
+[ "$rounds" -gt 1 ] || tunes+=("${tunes[0]}")
 k=0
 for set in ${SETS:-g4:4 g8:8 g1:1 g2:2 g16:16 s4:4}; do
   IFS=: read -r n e padding <<< "$set"; k=$((k + 1))
-  kind=general; case $n in s*) kind=skinny ;; esac
+  kind=general most=${MAXDIM:-0}; case $n in s*) kind=skinny most=${SKINNY_MAXDIM:-0} ;; esac
   pad=(); [ -n "$padding" ] && { pad=(--padding "$padding"); n=$n$padding; }
-  python3 tuning/shapes.py $kind --count ${COUNT:-30} --seed $((seed + k)) --elem $e > $o/$n.txt
+  python3 tuning/shapes.py $kind --count ${COUNT:-30} --seed $((seed + k)) --elem $e --max-side $most > $o/$n.txt
   grep -v '^#' $o/$n.txt | head -3 > $o/${n}_v.txt
+  for r in $(seq "$rounds"); do
   for i in "${!tunes[@]}"; do
     t=${tunes[$i]}; opt=("${pad[@]}"); run=(env)
+    tag=$i; [ "$rounds" -gt 1 ] && tag=${i}_r$r
     case $t in
       -) ;;
       kernels=*,*) kd=${t#kernels=}; run+=(CLIPT_KERNEL_PATH="${kd%%,*}"); opt+=(--tune "${kd#*,}") ;;
@@ -44,8 +54,9 @@ for set in ${SETS:-g4:4 g8:8 g1:1 g2:2 g16:16 s4:4}; do
       *) opt+=(--tune "$t") ;;
     esac
     last=$(( ${#tunes[@]} - 1 ))
-    [ $i -lt $last ] && "${run[@]}" timeout 60 $b bench --shapes $o/${n}_v.txt --elem $e --repeat 1 "${opt[@]}" --csv $o/${n}_v$i.csv > $o/${n}_v$i.log 2>&1
-    "${run[@]}" timeout ${LIMIT:-150} $b bench --shapes $o/$n.txt --elem $e --repeat 3 --no-verify "${opt[@]}" --csv $o/${n}_$i.csv > $o/${n}_$i.log 2>&1 || echo "$n ${t}: exit $?"
+    [ $r = 1 ] && { [ $i -lt $last ] || [ "$rounds" -gt 1 ]; } && "${run[@]}" timeout 60 $b bench --shapes $o/${n}_v.txt --elem $e --repeat 1 "${opt[@]}" --csv $o/${n}_v$i.csv > $o/${n}_v$i.log 2>&1
+    "${run[@]}" timeout ${LIMIT:-150} $b bench --shapes $o/$n.txt --elem $e --repeat 3 --no-verify "${opt[@]}" --csv $o/${n}_$tag.csv > $o/${n}_$tag.log 2>&1 || echo "$n ${t}: exit $?"
+  done
   done
 done
 printf '%s\n' "${tunes[@]}" > $o/tunes.txt
@@ -53,14 +64,27 @@ python3 - $o <<'PY'
 import csv, glob, os, statistics as st, sys
 o = sys.argv[1]
 tunes = open(o + '/tunes.txt').read().split('\n')[:-1]
-def load(f):
-    return {(x['rows'], x['cols']): x for x in csv.DictReader(open(f)) if x['time_ms']} if os.path.exists(f) else {}
-sets = sorted({os.path.basename(f).split('_')[0] for f in glob.glob(o + '/*_0.csv')})
+def rows(f):
+    return [x for x in csv.DictReader(open(f)) if x['time_ms']] if os.path.exists(f) else []
+def load(n, i):
+    """Entry i's results per shape: one run's, or per-shape medians of the rounds'."""
+    got = {}
+    for f in [f'{o}/{n}_{i}.csv'] + sorted(glob.glob(f'{o}/{n}_{i}_r*.csv')):
+        for x in rows(f):
+            got.setdefault((x['rows'], x['cols']), []).append(x)
+    out = {}
+    for k, xs in got.items():
+        x = dict(xs[0])
+        x['time_ms'] = st.median(float(y['time_ms']) for y in xs)
+        x['ratio'] = st.median(float(y['ratio']) for y in xs)
+        out[k] = x
+    return out
+sets = sorted({os.path.basename(f).split('_')[0] for f in glob.glob(o + '/*_0*.csv')})
 for n in sets:
-    base = load(f'{o}/{n}_0.csv')
+    base = load(n, 0)
     for i, t in enumerate(tunes):
-        r = load(f'{o}/{n}_{i}.csv')
-        v = load(f'{o}/{n}_v{i}.csv')
+        r = load(n, i)
+        v = {(x['rows'], x['cols']): x for x in rows(f'{o}/{n}_v{i}.csv')}
         if not r:
             print(f'{n} [{i}] {t}: no results'); continue
         rat = [float(x['ratio']) for x in r.values()]
@@ -72,7 +96,10 @@ for n in sets:
             plan = lambda x: (x['sequence'], x['m'], x['n'], x['padded_rows'], x['padded_cols'])
             ch = [float(base[k]['time_ms']) / float(x['time_ms']) for k, x in r.items() if k in base and plan(x) != plan(base[k])]
             line += f'  speed-up median {st.median(sp):.3f} min {min(sp):.3f} max {max(sp):.3f}'
+            same = [float(base[k]['time_ms']) / float(x['time_ms']) for k, x in r.items() if k in base and plan(x) == plan(base[k])]
             if ch:
                 line += f'; {len(ch)} plans changed: median {st.median(ch):.3f}'
+            if same:
+                line += f'; unchanged: median {st.median(same):.3f}'
         print(line)
 PY

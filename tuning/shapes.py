@@ -34,8 +34,9 @@ def general(rng, elem, most=0):
     return rng.randint(lo, hi), rng.randint(lo, hi)
 
 
-def skinny(rng, k):
-    long_side, short_side = rng.randint(10**4, 10**7), rng.randint(2, 32)
+def skinny(rng, k, most=0):
+    hi = min(10**7, most) if most else 10**7
+    long_side, short_side = rng.randint(min(10**4, (hi + 1) // 2), hi), rng.randint(2, 32)
     return (long_side, short_side) if k % 2 == 0 else (short_side, long_side)
 
 
@@ -71,14 +72,14 @@ def main():
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--elem", type=int, default=4)
     ap.add_argument("--max-order", type=int, default=32, help="short-walk: longest cycle")
-    ap.add_argument("--max-side", type=int, default=0, help="general sides at most this")
+    ap.add_argument("--max-side", type=int, default=0, help="general sides (skinny: the long side) at most this")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     print(f"# tuning/shapes.py {a.set} --count {a.count} --seed {a.seed} --elem {a.elem}")
     k = 0
     while k < a.count:
         if a.set == "skinny":
-            rows, cols = skinny(rng, k)
+            rows, cols = skinny(rng, k, a.max_side)
         elif a.set == "short-walk":
             rows, cols = short_walk(rng, a.elem, a.max_order)
         else:
