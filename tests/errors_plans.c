@@ -58,18 +58,14 @@ static clipt_plan plan_on(clipt_context c, size_t rows, size_t cols, size_t elem
     return p;
 }
 
-/* clipt_plan_create refuses (rows, cols, elem, seq, padding) with the row's
+/* clipt_plan_create refuses (rows, cols, elem, options o) with the row's
  * status while the profile field holds `limit - 1`, and accepts it at
  * `limit`: the check is exact, and it is this limit that refused it. */
-static void expect_limit(const bad_input *row, clipt_context c, cl_ulong *field,
-                         cl_ulong limit, size_t rows, size_t cols, size_t elem,
-                         clipt_sequence seq, clipt_padding padding)
+static void expect_limit_with(const bad_input *row, clipt_context c, cl_ulong *field,
+                              cl_ulong limit, size_t rows, size_t cols, size_t elem,
+                              clipt_plan_options o)
 {
     clipt_plan p = W->main.plan;
-    clipt_plan_options o;
-    clipt_plan_options_init(&o);
-    o.sequence = seq;
-    o.padding = padding;
     *field = limit - 1;
     expect_status(row, clipt_plan_create(c, rows, cols, elem, &o, &p));
     if (p != NULL)
@@ -79,7 +75,23 @@ static void expect_limit(const bad_input *row, clipt_context c, cl_ulong *field,
     clipt_plan_release(p);
 }
 
-/* A shape that the automatic plan pads on a GPU-sized local memory. */
+/* The same for a plan of sequence seq with padding, the rest automatic. */
+static void expect_limit(const bad_input *row, clipt_context c, cl_ulong *field,
+                         cl_ulong limit, size_t rows, size_t cols, size_t elem,
+                         clipt_sequence seq, clipt_padding padding)
+{
+    clipt_plan_options o;
+    clipt_plan_options_init(&o);
+    o.sequence = seq;
+    o.padding = padding;
+    expect_limit_with(row, c, field, limit, rows, cols, elem, o);
+}
+
+/* A shape that the automatic plan pads on a GPU-sized local memory, its
+ * plan's sequence and tiles forced: where the padded plan does not fit an
+ * allocation, the automatic choice may take another that fits, if the
+ * cost model finds it cheaper (which depends on the tuning entry's
+ * values), so the padded plan is made by name. */
 void run_limit_padded(const bad_input *row)
 {
     static const size_t candidates[][2] = {
@@ -90,11 +102,15 @@ void run_limit_padded(const bad_input *row)
         const size_t rows = candidates[i][0], cols = candidates[i][1];
         clipt_plan p = plan_on(c, rows, cols, 1, CLIPT_SEQUENCE_AUTO, CLIPT_PADDING_AUTO);
         const size_t padded = clipt_plan_buffer_size(p);
+        clipt_plan_options o;
+        clipt_plan_options_init(&o);
+        o.sequence = p->choice.sequence;
+        o.tile_m = p->choice.m;
+        o.tile_n = p->choice.n;
         clipt_plan_release(p);
         if (padded > rows * cols) {
             /* the matrix itself fits one allocation, its padded room not */
-            expect_limit(row, c, &c->profile.max_alloc_bytes, padded, rows, cols, 1,
-                         CLIPT_SEQUENCE_AUTO, CLIPT_PADDING_AUTO);
+            expect_limit_with(row, c, &c->profile.max_alloc_bytes, padded, rows, cols, 1, o);
             clipt_context_release(c);
             return;
         }
