@@ -273,9 +273,14 @@ double clipt_cost_seconds(const clipt_cost_features *f, const clipt_tuning *t)
                permille(t->model_rows_elem) * (per_elem - 1);
         break;
     case CLIPT_COST_C2R:
-        /* work per element as the tiles': fp64 passes ran at 0.85-0.9 of
-         * the fp32 ones' time per byte on the H100 */
-        cost = 1 / permille(t->model_c2r_eff) + permille(t->model_tiles_elem) * (per_elem - 1);
+        /* GPU kernels: work per element as the tiles' (fp64 passes ran at
+         * 0.85-0.9 of the fp32 ones' time per byte on the H100); CPU
+         * kernels: all of it per element (PoCL, forced C2R, 6-12 fresh
+         * shapes a size: a pass took 160, 80, 38, 24 and 10 copies' time
+         * for 1- to 16-byte elements, docs/performance.md) */
+        cost = clipt_tuning_loops(t) ? per_elem / permille(t->model_c2r_eff)
+                                     : 1 / permille(t->model_c2r_eff) +
+                                           permille(t->model_tiles_elem) * (per_elem - 1);
         break;
     default:
         cost = 1 / permille(t->model_slow_eff);

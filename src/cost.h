@@ -35,8 +35,9 @@
  *     not shown to choose better: docs/performance.md, "Not kept either");
  *   the fallback families (PTTWAC, slices, fused 4.3): 1e6 / model_slow_eff;
  *   C2R's passes (c2r.cl): 1e6 / model_c2r_eff + model_tiles_elem *
- *     (4 / elem - 1) a pass, a column shuffle whose column blocks local
- *     memory cannot hold being two (the reflection and the row walk, three
+ *     (4 / elem - 1) a pass (the CPU kernels: (4 / elem) * 1e6 /
+ *     model_c2r_eff), a column shuffle whose column blocks local memory
+ *     cannot hold being two (the reflection and the row walk, three
  *     launches).
  * The values are fitted per device from per-stage timings
  * (tuning/fit_model.py; tuning/README.md). */

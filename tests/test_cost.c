@@ -342,6 +342,27 @@ static void test_c2r_passes(void **state)
     }
 }
 
+/* In the CPU kernels (kernel_style loops) a C2R pass costs 4 / elem times
+ * 1 / model_c2r_eff of a copy: all of its work is per element. */
+static void test_c2r_passes_cpu(void **state)
+{
+    clipt_device_profile p;
+    clipt_cost_env env;
+    (void)state;
+    h100_profile(&p);
+    p.tuning.kernel_style = CLIPT_KERNEL_STYLE_LOOPS;
+    p.tuning.model_c2r_eff = 25;
+    env = clipt_cost_env_of(&p);
+    for (size_t elem = 1; elem <= 16; elem *= 2) {
+        const clipt_stage_spec rows = {CLIPT_OP_SHUFFLE_ROWS, "rows", 1, 300, 401, 1, 0, 0, 0};
+        const double copy = 2.0 * 300 * 401 * elem / (p.tuning.model_copy_gbs * 1e9);
+        const double want = p.tuning.model_launch_ns * 1e-9 + copy * 40.0 * 4 / (double)elem;
+        clipt_cost_features f;
+        clipt_cost_features_of(&rows, CLIPT_FAMILY_C2R, elem, &p.tuning, &env, &f);
+        assert_true(fabs(clipt_cost_seconds(&f, &p.tuning) - want) < 1e-12);
+    }
+}
+
 /* A staged layout's price is the sum of its stages'; an unknown sequence
  * has none. */
 static void test_staged_sum(void **state)
@@ -447,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_words_padding),
         cmocka_unit_test(test_passes),
         cmocka_unit_test(test_c2r_passes),
+        cmocka_unit_test(test_c2r_passes_cpu),
         cmocka_unit_test(test_staged_sum),
         cmocka_unit_test(test_model_choices),
     };

@@ -231,6 +231,8 @@ def predict(s, v):
     elif k in ("pad", "unpad"):
         cost = 1000 / v["model_%s_eff" % k] + v["model_rows_elem"] / 1000 * (per_elem - 1)
     elif k == "c2r":
+        # the GPU kernels' law (src/cost.c; the CPU kernels': per_elem * 1000 /
+        # model_c2r_eff); clipt_model_calib lists no C2R plan, so no fit uses it
         cost = 1000 / v["model_c2r_eff"] + v["model_tiles_elem"] / 1000 * (per_elem - 1)
     else:
         cost = 1000 / v["model_slow_eff"]
