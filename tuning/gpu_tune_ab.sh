@@ -21,9 +21,9 @@
 # 0, 1, ..., then again), with no extra run of the first, and compares
 # per-shape medians over the rounds: for a noisy device such as a small
 # CPU, where one run of an entry against the same entry again differs by
-# 0.85-1.5x.  MAXDIM caps the general sides and SKINNY_MAXDIM the skinny long side
-# (tuning/shapes.py --max-side; for a CPU device, e.g. 3000 and 1000000);
-# CLIPT_BIN runs a clipt already built instead of building one.
+# 0.85-1.5x.  MAXDIM caps the general sides and SKINNY_MAXDIM the skinny
+# long side (tuning/shapes.py --max-side; for a CPU device, e.g. 3000 and
+# 1000000); CLIPT_BIN runs a clipt already built instead of building one.
 # Usage: [SEED=S] [COUNT=N] [SETS="g4:4 g8:8 s4:4 g8:8:none"] TUNES="- align_bytes=128" \
 #        OUT=dir bash tuning/gpu_tune_ab.sh
 set -u
