@@ -397,9 +397,10 @@ static void test_split(void **state)
  * (both for every size in the CPU style: C2R_ROW_CURSOR); the walk takes
  * segments of 24 rows for 4- and 8-byte elements, else 16, with its
  * offsets in local memory (32 and 16 rows, from the table, in the CPU
- * style: C2R_WALK, C2R_WALK_SHARED); the offsets are 32-bit (C2R_INDEX32=1) unless the context indexes with
- * 64 bits, as for 2^32 elements and more: there, every element size of a
- * few shapes both ways, bit-exact. */
+ * style: C2R_WALK, C2R_WALK_SHARED); the offsets are 32-bit
+ * (C2R_INDEX32=1) unless the context indexes with 64 bits, as for 2^32
+ * elements and more: there, every element size of a few shapes both
+ * ways, bit-exact. */
 static void test_split_options(void **state)
 {
     static const c2r_shape some[] = {{97, 101}, {1000, 3}, {131, 257}, {60, 84}};
