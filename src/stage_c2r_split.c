@@ -163,15 +163,15 @@ static clipt_status split_walk(clipt_context c, size_t elem, const clipt_tuning 
     const size_t cap = clipt_groups_cap(c, t->groups_per_cu_100, t->groups_100);
     size_t limit = 0, save_limit = 0, own_local = 0, lsz;
     clipt_c2r_walk walk;
-    clipt_status status =
-        clipt_c2r_walk_make(sp->a, sp->b, is_inverse(sp), clipt_c2r_walk_rows(t, elem), &walk);
+    clipt_status status;
+    g->walk_rows = clipt_c2r_walk_rows(t, elem);
+    status = clipt_c2r_walk_make(sp->a, sp->b, is_inverse(sp), g->walk_rows, &walk);
     if (status != CLIPT_SUCCESS)
         return status;
     g->host = walk.table;
     g->host_bytes = walk.bytes;
     g->segments = walk.segments;
     g->slots = walk.slots;
-    g->walk_rows = clipt_c2r_walk_rows(t, elem);
     st->scratch_bytes = (size_t)(sp->instances * walk.slots * sp->b * elem);
     st->aux_bytes = walk.bytes;
     if (walk.segments > UINT32_MAX || walk.slots > UINT32_MAX ||
