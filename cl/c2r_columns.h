@@ -96,11 +96,14 @@ typedef ulong c2r_index_t;
 #define C2R_VEC C2R_REFLECT_COLS
 
 /* The cells of one column of a strip that a unit owns: its own-window
- * rows from `delta` on (`count` of them) and its partner-window rows from
- * `skip_partner` = eps + fixed on (`partner_count`); `on` 0 past the
- * strip. */
+ * rows from `delta` on (`own_count` of them, of which the first
+ * `own_written` are written back: all but a fixed point) and its
+ * partner-window rows from `skip_partner` = eps + fixed on
+ * (`partner_count`); the counts are 0 past the strip (`on` 0), so that
+ * each test is one unsigned comparison, r - delta < own_count (r below
+ * delta wraps past every count). */
 typedef struct c2r_column_cells {
-    uint delta, eps, fixed, skip_partner, partner_count;
+    uint delta, eps, fixed, skip_partner, own_count, own_written, partner_count;
     /* where window row 0 of the column would be stored, relative to
      * column jl's row 0 (modulo 2^32: only rows from delta or eps on are
      * stored, at r * w + own_at or + partner_at) */
@@ -116,13 +119,25 @@ typedef struct c2r_column_cells {
  * step, ... (M = div_rows.w), c2r_row_at.  By a cursor (where
  * C2R_ROW_CURSOR has the loop's bit, C2R_CURSOR_LOADS or
  * C2R_CURSOR_WRITES), row first's from a division and each next one by an
- * addition and at most one subtraction (c2r_row_next); else a division
- * per row (and the cursor is dead code).  The host chooses
+ * addition and at most one subtraction (c2r_row_next); else each row's
+ * own, start + r less M where it passes M (and the cursor is dead code):
+ * start < M, and a window row that is read or written has r < M (a
+ * window is at most floor(M/2) pairs plus half a strip's columns, the
+ * strip no wider than M), so one subtraction takes it mod M, with no
+ * division and no chain from row to row (rows past a window compute an
+ * offset that no load or store uses).  The host chooses
  * (src/stage_c2r_split.c, clipt_c2r_row_cursor): on an H200 the cursor
  * made the column pass 7 % faster for 2-byte elements and 6 % (fp32) and
- * 19 % (fp64) slower, where fewer instructions came with loads that no
- * longer issued ahead of the stores to local memory; on PoCL it made the
- * plans faster for every size. */
+ * 19 % (fp64) slower than a division per row, where fewer instructions
+ * came with loads that no longer issued ahead of the stores to local
+ * memory; on PoCL it made the plans faster for every size.  The
+ * subtraction instead of that division, with the window tests of one
+ * comparison (c2r_column_cells), made the column pass 6.1 % faster for
+ * 1-byte elements and 2.9 % for 2-byte ones on an H100 (median per shape,
+ * forced split C2R, 6-12 fresh coprime shapes a size), fp32 and fp64
+ * within the run's 1 % (clang's nvptx code of c2r_reflect: 21-31 % fewer
+ * instructions); 1-byte elements kept the cursor in the write-back (5 %
+ * faster than without), 2-byte ones in both loops (the same as without). */
 #ifndef C2R_ROW_CURSOR
 #define C2R_ROW_CURSOR 0
 #endif
@@ -150,13 +165,13 @@ static inline void c2r_row_next(c2r_row_cursor *k)
     k->at = k->at >= k->back ? k->at - k->back : k->at + k->stride;
 }
 
-/* The offset of row (start + r) mod M: the cursor's where C2R_ROW_CURSOR
- * has `loop` (a constant), or a division. */
+/* The offset of row (start + r) mod M for start, r < M: the cursor's
+ * where C2R_ROW_CURSOR has `loop` (a constant), or a subtraction. */
 static inline c2r_index_t c2r_row_at(const c2r_row_cursor *k, uint loop, uint start, uint r,
                                      uint cols, uint4 div_rows)
 {
     return (C2R_ROW_CURSOR & loop) ? k->at
-                                   : (c2r_index_t)c2r_mod(start + r, div_rows) * cols;
+                                   : (c2r_index_t)c2r_wrap(start + r, div_rows.w) * cols;
 }
 
 /* Rows `first`, `first + step`, ... of the work-item's columns read into
@@ -170,7 +185,7 @@ static inline c2r_index_t c2r_row_at(const c2r_row_cursor *k, uint loop, uint st
 static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner,
                                     const __global elem_t *col,
                                     const c2r_column_cells cells[C2R_VEC], uint own_start,
-                                    uint partner_start, uint count, uint rows_max, uint first,
+                                    uint partner_start, uint rows_max, uint first,
                                     uint step, uint w, uint lanes, uint cols, uint4 div_rows)
 {
     c2r_row_cursor ko = c2r_row_start(own_start, first, step, cols, div_rows);
@@ -185,9 +200,9 @@ static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner
                 col + c2r_row_at(&kp, C2R_CURSOR_LOADS, partner_start, r, cols, div_rows);
             _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                 const c2r_column_cells *c = &cells[v];
-                if (c->on && r >= c->delta && r - c->delta < count)
+                if (r - c->delta < c->own_count)
                     x[b][v] = o[v * lanes];
-                if (c->on && r >= c->skip_partner && r - c->skip_partner < c->partner_count)
+                if (r - c->skip_partner < c->partner_count)
                     y[b][v] = p[v * lanes];
             }
             c2r_row_next(&ko);
@@ -197,9 +212,9 @@ static inline void c2r_windows_load(__local elem_t *own, __local elem_t *partner
             const uint r = r0 + b * step;
             _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                 const c2r_column_cells *c = &cells[v];
-                if (c->on && r >= c->delta && r - c->delta < count)
+                if (r - c->delta < c->own_count)
                     own[r * w + c->own_at] = x[b][v];
-                if (c->on && r >= c->skip_partner && r - c->skip_partner < c->partner_count)
+                if (r - c->skip_partner < c->partner_count)
                     partner[r * w + c->partner_at] = y[b][v];
             }
         }
@@ -256,7 +271,9 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                  * that no two work-items touch the cell */
                 c->fixed = rows % 2 == 0 && (c0 + jj) % 2 == 0 && k0 + hc == pairs;
                 c->skip_partner = c->eps + c->fixed;
-                c->partner_count = hc - c->fixed;
+                c->own_count = c->on ? hc : 0u;
+                c->own_written = c->on ? hc - c->fixed : 0u;
+                c->partner_count = c->own_written;
                 c->own_at = v * lanes - c->delta * w;
                 c->partner_at = v * lanes - c->eps * w;
                 c->own_swap_at = v * lanes + (hc - 1 + c->delta) * w;
@@ -266,7 +283,7 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
             /* column jl of the strip (jl + v * lanes at v * lanes from it) */
             __global elem_t *col = buf + offset + inst * rows * (ulong)cols + j0 + jl;
             if (any)
-                c2r_windows_load(own + jl, partner + jl, col, cells, r_own, r_partner, hc,
+                c2r_windows_load(own + jl, partner + jl, col, cells, r_own, r_partner,
                                  hc + max(last, wc - 1 - last), first, step, w, lanes, cols,
                                  div_rows);
             barrier(CLK_LOCAL_MEM_FENCE);
@@ -286,7 +303,7 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                     col + c2r_row_at(&k, C2R_CURSOR_WRITES, r_own, r, cols, div_rows);
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
-                    if (c->on && r >= c->delta && r - c->delta < hc - c->fixed)
+                    if (r - c->delta < c->own_written)
                         o[v * lanes] = partner[jl + c->own_swap_at - r * w];
                 }
             }
@@ -296,8 +313,7 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                     col + c2r_row_at(&k, C2R_CURSOR_WRITES, r_partner, r, cols, div_rows);
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
-                    if (c->on && r >= c->skip_partner &&
-                        r - c->skip_partner < c->partner_count)
+                    if (r - c->skip_partner < c->partner_count)
                         p[v * lanes] = own[jl + c->partner_swap_at - r * w];
                 }
             }

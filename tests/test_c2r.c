@@ -370,9 +370,13 @@ static void test_split(void **state)
                                  "c2r_rows_local ");
     forced_algorithm = CLIPT_ALGORITHM_C2R;
     run_all(env);
-    forced_style = 1; /* the GPU style on a few shapes, both ways */
+    forced_style = 1; /* the GPU style on a few shapes, both ways; columns
+                         of 2 to 64 rows, against strips of up to 128
+                         columns, fill the reflection's windows up to M
+                         rows (its row offsets mod M take one subtraction) */
     for (int inverse = 0; inverse < 2; inverse++) {
-        static const c2r_shape some[] = {{97, 101}, {1000, 3}, {3, 1000}, {131, 257}};
+        static const c2r_shape some[] = {{97, 101}, {1000, 3}, {3, 1000}, {131, 257},
+                                         {2, 33},   {33, 64},  {64, 97}};
         forced_algorithm = inverse ? CLIPT_ALGORITHM_R2C : CLIPT_ALGORITHM_C2R;
         for (size_t i = 0; i < COUNT(some); i++)
             for (size_t e = 0; e < COUNT(elem_sizes); e++)
