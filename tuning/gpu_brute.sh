@@ -10,9 +10,11 @@
 # Writes to $OUT: the lists, brute_E.csv and logs, gpu.txt and summary.txt
 # (printed): per element size the shapes measured, the median and p10 of
 # auto / best, how many best plans were verified bit-exact, and the
-# model's share of plans predicted within +-20 %.
-# Usage: [SEED=S] [ELEMS="4 8"] [COUNT=N] [LIMIT=16] [MAXDIM=8000] OUT=dir \
-#        bash tuning/gpu_brute.sh
+# model's share of plans predicted within +-20 %.  BENCH_ARGS adds
+# options to every bench (e.g. "--tune model_copy_gbs=3943,...": a
+# refitted cost model's automatic plans against the same candidates).
+# Usage: [SEED=S] [ELEMS="4 8"] [COUNT=N] [LIMIT=16] [MAXDIM=8000] \
+#        [BENCH_ARGS=...] OUT=dir bash tuning/gpu_brute.sh
 set -uo pipefail
 shopt -s nullglob
 out=${OUT:-/tmp/clipt-brute}
@@ -36,7 +38,7 @@ for e in ${ELEMS:-4 8}; do
     for part in "$out"/part_${e}_*; do
         [ "$SECONDS" -lt "$deadline" ] || { echo "brute_$e: deadline; $(basename "$part") and later not run"; break; }
         bench_chunk "brute_$e" 120 "$part" build-brute/src/cli/clipt --elem "$e" --repeat 3 \
-            --brute-force --brute-limit "${LIMIT:-16}"
+            --brute-force --brute-limit "${LIMIT:-16}" ${BENCH_ARGS:-}
     done
 done
 python3 - "$out" <<'PY' | tee "$out/summary.txt"
