@@ -96,14 +96,14 @@ typedef ulong c2r_index_t;
 #define C2R_VEC C2R_REFLECT_COLS
 
 /* The cells of one column of a strip that a unit owns: its own-window
- * rows from `delta` on (`own_count` of them, of which the first
- * `own_written` are written back: all but a fixed point) and its
- * partner-window rows from `skip_partner` = eps + fixed on
- * (`partner_count`); the counts are 0 past the strip (`on` 0), so that
- * each test is one unsigned comparison, r - delta < own_count (r below
- * delta wraps past every count). */
+ * rows from `delta` on (`own_count` of them) and its partner-window rows
+ * from `skip_partner` = eps + fixed on (`partner_count`: the pairs but a
+ * fixed point, which is also how many own-window rows are written back);
+ * the counts are 0 past the strip (`on` 0), so that each test is one
+ * unsigned comparison, r - delta < own_count (r below delta wraps past
+ * every count). */
 typedef struct c2r_column_cells {
-    uint delta, eps, fixed, skip_partner, own_count, own_written, partner_count;
+    uint delta, eps, fixed, skip_partner, own_count, partner_count;
     /* where window row 0 of the column would be stored, relative to
      * column jl's row 0 (modulo 2^32: only rows from delta or eps on are
      * stored, at r * w + own_at or + partner_at) */
@@ -272,8 +272,7 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                 c->fixed = rows % 2 == 0 && (c0 + jj) % 2 == 0 && k0 + hc == pairs;
                 c->skip_partner = c->eps + c->fixed;
                 c->own_count = c->on ? hc : 0u;
-                c->own_written = c->on ? hc - c->fixed : 0u;
-                c->partner_count = c->own_written;
+                c->partner_count = c->on ? hc - c->fixed : 0u;
                 c->own_at = v * lanes - c->delta * w;
                 c->partner_at = v * lanes - c->eps * w;
                 c->own_swap_at = v * lanes + (hc - 1 + c->delta) * w;
@@ -303,7 +302,7 @@ __kernel void c2r_reflect(__global elem_t *buf, ulong offset, ulong instances, u
                     col + c2r_row_at(&k, C2R_CURSOR_WRITES, r_own, r, cols, div_rows);
                 _Pragma("unroll") for (uint v = 0; v < C2R_VEC; v++) {
                     const c2r_column_cells *c = &cells[v];
-                    if (r - c->delta < c->own_written)
+                    if (r - c->delta < c->partner_count)
                         o[v * lanes] = partner[jl + c->own_swap_at - r * w];
                 }
             }
